@@ -1,0 +1,51 @@
+# GRPO on Slurm with verl 0.9.1 — developer and user entry points.
+# `make help` lists the targets. Sub-areas add their targets in mk/*.mk.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules
+
+ROOT := $(abspath $(dir $(firstword $(MAKEFILE_LIST))))
+VENV := $(ROOT)/.venv
+PY := $(VENV)/bin/python
+DEV_STAMP := $(VENV)/.dev-installed
+export PYTHONPATH := $(ROOT)$(if $(PYTHONPATH),:$(PYTHONPATH))
+
+.PHONY: help dev sysdeps lint shellcheck pytest test demo clean-demo
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+dev: $(DEV_STAMP) ## create/update the CPU development env in .venv (idempotent)
+
+$(DEV_STAMP): pyproject.toml envs/dev-constraints.txt tools/dev_env.sh
+	bash tools/dev_env.sh "$(VENV)"
+
+sysdeps: ## install the Debian packages the tests need (as root), or say which are missing
+	bash tools/sysdeps.sh
+
+lint: $(DEV_STAMP) ## ruff
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+shellcheck: sysdeps ## shellcheck every shell script in the repo
+	bash tools/shellcheck_all.sh
+
+pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
+	$(MAKE) --no-print-directory dev
+	$(MAKE) --no-print-directory sysdeps
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory shellcheck
+	$(MAKE) --no-print-directory pytest
+
+demo: $(DEV_STAMP) sysdeps ## the main job end to end on a local emulated 2-node cluster (dry run)
+	bash tools/demo.sh
+
+clean-demo: ## stop the local cluster and remove .demo/
+	bash tools/local_slurm.sh down || true
+	rm -rf .demo
+
+-include $(sort $(wildcard mk/*.mk))

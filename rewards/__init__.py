@@ -1,0 +1,1 @@
+"""Reward functions for verl (filled in by the rewards work)."""

@@ -1,0 +1,31 @@
+"""The tiny local model used by tests and the demo behaves like a real HF model dir."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from transformers import AutoConfig, AutoTokenizer
+
+
+def test_tiny_model_loads_with_transformers(tiny_model_dir: Path) -> None:
+    config = AutoConfig.from_pretrained(tiny_model_dir)
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    assert config.model_type == "qwen2"
+    assert config.vocab_size >= len(tok)
+    assert tok.eos_token == "<|im_end|>" and tok.pad_token == "<|endoftext|>"
+    raw = json.loads((tiny_model_dir / "config.json").read_text())
+    assert raw["num_hidden_layers"] == 2
+
+
+def test_chat_template_and_think_tokens_are_special(tiny_model_dir: Path) -> None:
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    text = tok.apply_chat_template(
+        [{"role": "user", "content": "What is 2+2?"}], add_generation_prompt=True, tokenize=False
+    )
+    assert text == "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n"
+    ids = tok.encode("<think> add </think> The answer is \\boxed{4}")
+    assert tok.convert_tokens_to_ids("<think>") in ids
+    # The property the reward manager must cope with: skip_special_tokens drops the tags.
+    assert "<think>" not in tok.decode(ids, skip_special_tokens=True)
+    assert tok.decode(ids).startswith("<think> add </think>")

@@ -1,0 +1,296 @@
+"""Phi-4-reasoning length-aware reward (Abdin et al., arXiv 2504.21318, section 4).
+
+``final = w_acc * R_acc + w_rep * R_rep`` with ``w_acc = 8/13``, ``w_rep = 1/13``.
+
+``R_acc`` (length-aware accuracy), ``L`` = the response's length in tokens:
+
+- incomplete (hit the length limit without EOS): ``-0.5`` - checked before the format;
+- format violation (no ``<think>...</think>``, ``</think>`` before ``<think>``, or more than one of
+  either tag): ``-1.0``;
+- correct: ``1.0`` up to ``L_pos_control = 25600`` tokens, then a cosine down to ``0.5`` at
+  ``L_max = 31744``: ``R = r_min + (r_max - r_min) * (1 + cos(pi * rho)) / 2``,
+  ``rho = clip((L - L_pos_control) / (L_max - L_pos_control), 0, 1)``;
+- incorrect: ``-1.0`` at ``L = 0``, a cosine up to ``-0.5`` at ``L_neg_control = 3702`` and beyond:
+  ``R = r_max + (r_min - r_max) * (1 + cos(pi * rho)) / 2``, ``rho = clip(L / L_neg_control, 0, 1)``.
+
+The answer is graded from the text after the last ``</think>`` against ``ground_truth`` with
+:func:`rewards.equivalence.is_equivalent`.
+
+``R_rep`` (repetition penalty) over lowercase ``\\w+`` words and their 5-grams:
+``R_rep = -max(n_frequent / n_ngrams, top / (n_words / 5))`` where ``n_frequent`` is the number of
+distinct 5-grams seen more than 5 times and ``top`` the highest 5-gram count (that term only when
+``top >= 5``); clipped to ``[-1, 0]``; exactly 0 with no repetition or fewer than 5 words.
+
+So ``score`` lies in ``[-9/13, 8/13]`` with the default weights. Every constant is overridable
+through ``reward.custom_reward_function.reward_kwargs`` (keys: ``l_max, l_pos_control,
+l_neg_control, r_correct_max, r_correct_min, r_incorrect_max, r_incorrect_min,
+incomplete_score, format_violation_score, w_acc, w_rep, ngram_size, ngram_max_count,
+chars_per_token``).
+
+``L`` and truncation come from ``extra_info["response_length"]`` / ``extra_info["truncated"]``,
+which :class:`rewards.manager.LengthAwareRewardManager` supplies. Without them (another reward
+manager), ``L`` is estimated as ``ceil(len(solution_str) / chars_per_token)`` (default 3.5) and the
+response counts as incomplete only if the estimate reaches ``l_max``; this is logged once.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+if __name__.partition(".")[0] != "rewards":  # loaded by file path (verl's load_extern_object)
+    _root = str(Path(__file__).resolve().parents[1])
+    if _root not in sys.path:
+        sys.path.insert(0, _root)
+
+from rewards.equivalence import DEFAULT_TIMEOUT_S, extract_answer, is_equivalent
+
+logger = logging.getLogger(__name__)
+
+DEFAULTS: dict[str, float] = {
+    "l_max": 31744,
+    "l_pos_control": 25600,
+    "l_neg_control": 3702,
+    "r_correct_max": 1.0,
+    "r_correct_min": 0.5,
+    "r_incorrect_max": -0.5,
+    "r_incorrect_min": -1.0,
+    "incomplete_score": -0.5,
+    "format_violation_score": -1.0,
+    "w_acc": 8 / 13,
+    "w_rep": 1 / 13,
+    "ngram_size": 5,
+    "ngram_max_count": 5,
+    "chars_per_token": 3.5,
+}
+
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+_WORD_RE = re.compile(r"\w+")
+_ASCII_WORD_TABLE = bytes(
+    (c + 32 if 65 <= c <= 90 else c) if chr(c).isascii() and (chr(c).isalnum() or c == 95) else 32
+    for c in range(256)
+)
+_MIX = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD)
+_warned_lock = threading.Lock()
+_warned = {"estimate": False}
+
+
+def length_aware_accuracy(correct: bool, length: int, params: dict[str, float] | None = None) -> float:
+    """``R_acc`` for a complete, well-formed response of ``length`` tokens."""
+    p = DEFAULTS if params is None else params
+    length = max(0, int(length))
+    if correct:
+        span = p["l_max"] - p["l_pos_control"]
+        rho = (
+            min(1.0, max(0.0, (length - p["l_pos_control"]) / span))
+            if span > 0
+            else float(length > p["l_max"])
+        )
+        lo, hi = p["r_correct_min"], p["r_correct_max"]
+        return lo + (hi - lo) * 0.5 * (1.0 + math.cos(math.pi * rho))
+    rho = min(1.0, length / p["l_neg_control"]) if p["l_neg_control"] > 0 else 1.0
+    hi, lo = p["r_incorrect_max"], p["r_incorrect_min"]
+    return hi + (lo - hi) * 0.5 * (1.0 + math.cos(math.pi * rho))
+
+
+_P = 0x100000001B3  # odd, so invertible modulo 2**64
+_Q = pow(_P, -1, 2**64)
+_powers_lock = threading.Lock()
+_powers: tuple[Any, Any] | None = None
+
+
+def _power_tables(n: int) -> tuple[Any, Any]:
+    """``P**k`` and ``P**-k`` modulo 2**64 for ``k < n`` (grown on demand, shared)."""
+    import numpy as np
+
+    global _powers
+    with _powers_lock:
+        if _powers is None or len(_powers[0]) < n:
+            size = max(n, 2 * len(_powers[0]) if _powers is not None else 0, 1 << 16)
+            p_pow = np.ones(size, dtype=np.uint64)
+            q_pow = np.ones(size, dtype=np.uint64)
+            p_pow[1:] = np.cumprod(np.full(size - 1, _P, dtype=np.uint64))
+            q_pow[1:] = np.cumprod(np.full(size - 1, _Q, dtype=np.uint64))
+            _powers = (p_pow, q_pow)
+        return _powers
+
+
+def _mix64(x: Any) -> Any:
+    import numpy as np
+
+    x = x ^ (x >> np.uint64(30))
+    x = x * np.uint64(0xBF58476D1CE4E5B9)
+    x = x ^ (x >> np.uint64(27))
+    x = x * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def _word_hashes(text: str) -> Any:
+    """64-bit hashes of the lowercase ``\\w+`` words of ``text``, in order (numpy uint64 array).
+
+    ASCII text is hashed without a Python loop: a polynomial hash of each word from prefix sums
+    over the bytes, then a 64-bit mixer. Other text goes through ``re`` and Python's ``hash``.
+    """
+    import numpy as np
+
+    if not text.isascii():
+        words = _WORD_RE.findall(text.lower())
+        return np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)
+    data = np.frombuffer(text.encode("ascii").translate(_ASCII_WORD_TABLE), dtype=np.uint8)
+    if data.size == 0:
+        return np.zeros(0, dtype=np.uint64)
+    padded = np.zeros(data.size + 2, dtype=np.int8)
+    padded[1:-1] = data != 32
+    edges = np.flatnonzero(np.diff(padded))  # alternating word starts and ends
+    starts = edges[0::2]
+    ends = edges[1::2]
+    p_pow, q_pow = _power_tables(data.size + 1)
+    with np.errstate(over="ignore"):
+        prefix = np.zeros(data.size + 1, dtype=np.uint64)
+        weighted = data.astype(np.uint64)
+        np.multiply(weighted, q_pow[: data.size], out=weighted)
+        np.cumsum(weighted, out=prefix[1:])
+        raw = (prefix[ends] - prefix[starts]) * p_pow[ends - 1]
+        lengths = (ends - starts).astype(np.uint64)
+        return _mix64(raw ^ (lengths * np.uint64(0x9E3779B97F4A7C15)))
+
+
+def _ngram_counts(h: Any, n: int) -> Any:
+    """Counts of the distinct ``n``-grams of the word hashes ``h`` (numpy array, order irrelevant).
+
+    Each n-gram's word hashes are mixed into one 64-bit key, so counting is one sort. Two
+    different n-grams share a key with probability about ``len(h)**2 / 2**65`` (1e-11 for
+    20,000 words).
+    """
+    import numpy as np
+
+    mix = np.array(_MIX, dtype=np.uint64)
+    m = len(h) - n + 1
+    with np.errstate(over="ignore"):
+        key = h[:m] * mix[0]
+        for j in range(1, n):
+            key = (key ^ (key >> np.uint64(29))) + h[j : j + m] * mix[j % len(mix)]
+    key.sort()
+    boundaries = np.flatnonzero(key[1:] != key[:-1])
+    edges = np.concatenate(([0], boundaries + 1, [m]))
+    return np.diff(edges)
+
+
+def repetition_penalty(text: str, ngram_size: int = 5, max_count: int = 5) -> float:
+    """``R_rep`` in ``[-1, 0]`` (see the module docstring)."""
+    hashes = _word_hashes(text)
+    n_words = len(hashes)
+    if n_words < ngram_size or ngram_size < 1:
+        return 0.0
+    counts = _ngram_counts(hashes, ngram_size)
+    top = int(counts.max())
+    if top <= 1:
+        return 0.0
+    n_ngrams = n_words - ngram_size + 1
+    frequent = int((counts > max_count).sum())
+    term_frequent = frequent / n_ngrams
+    term_top = top / (n_words / ngram_size) if top >= max_count else 0.0
+    penalty = min(1.0, max(term_frequent, term_top))
+    return -penalty if penalty > 0 else 0.0
+
+
+def format_ok(text: str) -> bool:
+    """Exactly one ``<think>`` and one ``</think>``, in that order."""
+    if text.count(THINK_OPEN) != 1 or text.count(THINK_CLOSE) != 1:
+        return False
+    return text.index(THINK_OPEN) < text.index(THINK_CLOSE)
+
+
+_KNOWN_EXTRA = frozenset({"timeout_s", "reward_router_address", "reward_model_tokenizer"})
+_warned_keys: set[str] = set()
+
+
+def _params(kwargs: dict[str, Any]) -> dict[str, float]:
+    params = dict(DEFAULTS)
+    for key, value in kwargs.items():
+        if key in params:
+            params[key] = float(value)
+        elif key not in _KNOWN_EXTRA:
+            with _warned_lock:
+                if key not in _warned_keys:
+                    _warned_keys.add(key)
+                    logger.warning(
+                        "phi4 reward: ignoring unknown reward_kwargs key %r (known: %s)",
+                        key,
+                        ", ".join(sorted(DEFAULTS) + ["timeout_s"]),
+                    )
+    return params
+
+
+def _length_and_truncation(text: str, extra_info: Any, params: dict[str, float]) -> tuple[int, bool, str]:
+    info = extra_info if isinstance(extra_info, dict) else {}
+    length = info.get("response_length")
+    if isinstance(length, int | float) and not isinstance(length, bool) and length >= 0:
+        return int(length), bool(info.get("truncated", False)), "manager"
+    with _warned_lock:
+        if not _warned["estimate"]:
+            _warned["estimate"] = True
+            logger.warning(
+                "phi4 reward: extra_info has no 'response_length'/'truncated' (use "
+                "reward.reward_manager.name=LengthAwareRewardManager); estimating the length as "
+                "len(text)/%.1f characters per token and truncation as length >= l_max",
+                params["chars_per_token"],
+            )
+    estimate = math.ceil(len(text) / params["chars_per_token"])
+    return estimate, estimate >= params["l_max"], "estimate"
+
+
+def compute_score(
+    data_source: Any,
+    solution_str: Any,
+    ground_truth: Any,
+    extra_info: Any = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """The Phi-4-reasoning reward; returns ``score, acc, pred`` and the parts (never raises)."""
+    params = _params(kwargs)
+    timeout_s = float(kwargs.get("timeout_s", DEFAULT_TIMEOUT_S))
+    result: dict[str, Any] = {
+        "score": 0.0,
+        "acc": 0,
+        "pred": "",
+        "acc_score": params["format_violation_score"],
+        "rep_score": 0.0,
+        "response_length": 0,
+        "truncated": 0,
+        "format_ok": 0,
+    }
+    try:
+        text = solution_str if isinstance(solution_str, str) else ""
+        length, truncated, _source = _length_and_truncation(text, extra_info, params)
+        result["response_length"] = length
+        result["truncated"] = int(truncated)
+        rep = repetition_penalty(text, int(params["ngram_size"]), int(params["ngram_max_count"]))
+        result["rep_score"] = rep
+        if truncated:
+            acc_score = params["incomplete_score"]
+        elif not format_ok(text):
+            acc_score = params["format_violation_score"]
+        else:
+            result["format_ok"] = 1
+            pred = extract_answer(text[text.rindex(THINK_CLOSE) + len(THINK_CLOSE) :])
+            correct = (
+                pred is not None
+                and isinstance(ground_truth, str | int | float)
+                and is_equivalent(str(ground_truth), pred, timeout_s)
+            )
+            result["pred"] = pred or ""
+            result["acc"] = int(correct)
+            acc_score = length_aware_accuracy(correct, length, params)
+        result["acc_score"] = acc_score
+        result["score"] = float(params["w_acc"] * acc_score + params["w_rep"] * rep)
+    except Exception:  # a reward must never crash the trainer
+        logger.exception("phi4 compute_score failed; scoring as a format violation")
+        result["score"] = float(params["w_acc"] * params["format_violation_score"])
+    return result

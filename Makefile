@@ -10,8 +10,12 @@ VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 DEV_STAMP := $(VENV)/.dev-installed
 export PYTHONPATH := $(ROOT)$(if $(PYTHONPATH),:$(PYTHONPATH))
+# The cluster's site file (jobs/site.env.example documents it); targets read DATA_ROOT etc. from it.
+SITE_ENV ?= $(ROOT)/jobs/site.env
+# $(call site_var,NAME): NAME's value after sourcing the site file (empty without the file).
+site_var = $(shell [ -f "$(SITE_ENV)" ] && bash -c 'set +eu; source "$$1" >/dev/null 2>&1; printf "%s" "$${!2:-}"' _ "$(SITE_ENV)" $(1))
 
-.PHONY: help dev sysdeps lint shellcheck pytest test demo clean-demo
+.PHONY: help dev sysdeps lint shellcheck pytest test demo clean-demo bench
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -43,6 +47,8 @@ test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
 
 demo: $(DEV_STAMP) sysdeps ## the main job end to end on a local emulated 2-node cluster (dry run)
 	bash tools/demo.sh
+
+bench: ## every benchmark (rewards, data, preflight), printed as ratios against in-process baselines
 
 clean-demo: ## stop the local cluster and remove .demo/
 	bash tools/local_slurm.sh down || true

@@ -1,6 +1,6 @@
 # Data preparation (issue 4): data/prepare.py -> verl Parquet under $(DATA_ROOT). See docs/data.md.
 # Settings (command line or environment):
-#   DATA_ROOT          output root (default outputs/data): gsm8k/, omni_math/ each get
+#   DATA_ROOT          output root (default: DATA_ROOT of the site file $(SITE_ENV), else outputs/data): gsm8k/, omni_math/ each get
 #                      train.parquet, test.parquet, manifest.json
 #   GSM8K_TRAIN        local GSM8K train file (JSONL/Parquet...); empty: hub openai/gsm8k
 #   GSM8K_TEST         local GSM8K test file; empty: GSM8K_TEST_SIZE (500) random rows of GSM8K_TRAIN,
@@ -12,7 +12,7 @@
 #   DATA_ARGS          extra arguments for every prepare.py call (e.g. --dedup --skip-bad)
 .PHONY: data data-gsm8k data-omni-math data-check bench-data bench
 
-DATA_ROOT ?= $(ROOT)/outputs/data
+DATA_ROOT ?= $(or $(call site_var,DATA_ROOT),$(ROOT)/outputs/data)
 GSM8K_TRAIN ?=
 GSM8K_TEST ?=
 OMNI_MATH ?=

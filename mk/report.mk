@@ -1,6 +1,5 @@
 # Step-time report (issue 9): tools/timing_report.py over jobs' logs in LOG_ROOT/<job id>/.
 # LOG_ROOT: from the command line or environment, else from the site file $(SITE_ENV), else .demo/logs.
-SITE_ENV ?= $(ROOT)/jobs/site.env
 REPORT_DIR ?= $(ROOT)/outputs/timing
 
 .PHONY: report

@@ -5,4 +5,4 @@ BENCH_REWARD_ARGS ?=
 bench-reward: $(DEV_STAMP) ## reward speed/agreement vs baselines (ratios, PNG in outputs/); BENCH_REWARD_ARGS=--samples 40
 	$(PY) '$(ROOT)/tools/bench_reward.py' $(BENCH_REWARD_ARGS)
 
-bench: bench-reward ## every benchmark (areas add their own prerequisites)
+bench: bench-reward

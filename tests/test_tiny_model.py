@@ -29,3 +29,18 @@ def test_chat_template_and_think_tokens_are_special(tiny_model_dir: Path) -> Non
     # The property the reward manager must cope with: skip_special_tokens drops the tags.
     assert "<think>" not in tok.decode(ids, skip_special_tokens=True)
     assert tok.decode(ids).startswith("<think> add </think>")
+
+
+def test_stand_in_takes_another_models_shape(tmp_path: Path, repo_root: Path) -> None:
+    from conftest import load_script_module
+
+    tiny_model = load_script_module("tools/tiny_model.py", "tiny_model")
+    shape = json.loads((repo_root / "tests/fixtures/model_configs/phi4_14b.json").read_text())
+    out = tiny_model.make_tiny_model(tmp_path / "phi4", shape={**shape, "max_position_embeddings": 32768})
+    raw = json.loads((out / "config.json").read_text())
+    tok = AutoTokenizer.from_pretrained(out)
+    assert raw["num_hidden_layers"] == 40 and raw["hidden_size"] == 5120
+    assert raw["max_position_embeddings"] == 32768
+    assert "_comment" not in raw
+    # special-token ids follow the tokenizer that ships with the stand-in, not the big model
+    assert raw["eos_token_id"] == tok.eos_token_id

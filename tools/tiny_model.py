@@ -9,7 +9,10 @@ The directory holds what verl, the data tools and preflight read from a model pa
   ``</think>`` registered as added **special** tokens (so ``skip_special_tokens=True`` strips
   them — the case the reward manager has to handle);
 - optionally random ``model.safetensors`` weights (``--with-weights``), for code that loads
-  the model on CPU.
+  the model on CPU;
+- or, with ``--shape CONFIG.json``, a stand-in for a big model: that model's architecture keys
+  (layers, hidden size, heads, vocab, context length, ...) in ``config.json`` with the tiny
+  tokenizer, so tools that only read the config (preflight's memory estimate) see the real shape.
 
 Nothing is downloaded. The output is deterministic for a given version of ``tokenizers``.
 
@@ -96,9 +99,19 @@ def _model_config(vocab_size: int, pad_id: int, eos_id: int) -> dict[str, object
 
 
 def make_tiny_model(
-    out_dir: str | os.PathLike[str], *, with_weights: bool = False, vocab_size: int = 512
+    out_dir: str | os.PathLike[str],
+    *,
+    with_weights: bool = False,
+    vocab_size: int = 512,
+    shape: dict[str, object] | None = None,
 ) -> Path:
-    """Create the tiny model directory at ``out_dir`` (replaced atomically) and return its path."""
+    """Create the tiny model directory at ``out_dir`` (replaced atomically) and return its path.
+
+    ``shape``: architecture keys of another model that replace the tiny ones in config.json
+    (a stand-in: no weights can go with it).
+    """
+    if shape is not None and with_weights:
+        raise ValueError("a stand-in with another model's shape cannot have weights")
     from transformers import PreTrainedTokenizerFast
 
     out = Path(out_dir).resolve()
@@ -117,6 +130,9 @@ def make_tiny_model(
         # Round the embedding size up to a multiple of 64, as real checkpoints do.
         n_vocab = -(-len(fast) // 64) * 64
         config = _model_config(n_vocab, fast.pad_token_id, fast.eos_token_id)
+        if shape is not None:
+            config.update({k: v for k, v in shape.items() if not k.startswith("_")})
+            config["eos_token_id"], config["pad_token_id"] = fast.eos_token_id, fast.pad_token_id
         (tmp / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
         (tmp / "generation_config.json").write_text(
             json.dumps({"eos_token_id": fast.eos_token_id, "pad_token_id": fast.pad_token_id}, indent=2)
@@ -148,8 +164,33 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", help="directory to create (replaced if it exists)")
     parser.add_argument("--with-weights", action="store_true", help="also write random safetensors weights")
+    parser.add_argument(
+        "--shape",
+        metavar="CONFIG_JSON",
+        help="another model's config.json whose architecture keys replace the tiny ones (a stand-in, no weights)",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=INT",
+        help="override an integer config key, e.g. max_position_embeddings=32768 (repeatable)",
+    )
     args = parser.parse_args(argv)
-    path = make_tiny_model(args.out_dir, with_weights=args.with_weights)
+    shape: dict[str, object] | None = None
+    if args.shape or args.set:
+        shape = {}
+        if args.shape:
+            try:
+                shape.update(json.loads(Path(args.shape).read_text()))
+            except (OSError, json.JSONDecodeError) as exc:
+                parser.error(f"--shape {args.shape}: {exc}")
+        for item in args.set:
+            key, sep, value = item.partition("=")
+            if not sep or not value.lstrip("-").isdigit():
+                parser.error(f"--set {item!r}: expected KEY=INTEGER")
+            shape[key] = int(value)
+    path = make_tiny_model(args.out_dir, with_weights=args.with_weights, shape=shape)
     print(f"tiny_model: wrote {path}")
     return 0
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from slurm_fixture import local_slurm  # noqa: F401
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck every shell script the repo tracks or is about to track (*.sh, .ci/run,
+# Run shellcheck over every shell script the repo tracks or is about to track (*.sh, .ci/run,
 # and any file whose first line is a bash/sh shebang).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,0 +1,352 @@
+# shellcheck shell=bash
+# The Ray-on-Slurm launcher every job script sources (jobs/*.sh set EXPERIMENT and ENGINE, then
+# call `launch_job "$@"`). One run:
+#   1. site file (SITE_ENV or jobs/site.env) -> required values checked, engine env activated
+#   2. allocation -> nodes, GPUs per node, run name, checkpoint dir, resume report
+#   3. preflight (tools/preflight.py, when present) -> config composed with the real verl
+#   4. Ray: head on the first node, one worker per other node (srun --overlap), ports derived
+#      from the job id, wait until every node and GPU is registered, a probe task per node
+#   5. trainer in the background (python -m verl.trainer.main_ppo ... or TRAINER_CMD), `wait`ed
+#      so that the time-limit signal (USR1) can be handled: save, then requeue
+#   6. on exit: stop the trainer and this job's Ray (and nothing else)
+# Settings (environment, all optional): DRY_RUN=1, TRAINER_CMD, RUN_NAME, RAY_WAIT_TIMEOUT
+# (300 s), MAX_REQUEUES (20), REQUEUE_ON_FAILURE (1), STOP_GRACE (60 s), PREFLIGHT=0, GPUS_PER_NODE,
+# RAY_IFACE (NIC for Ray; default: resolver / first address). Docs: docs/running_on_a_cluster.md, docs/long_runs.md.
+
+LAUNCH_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LAUNCH_REPO="$(cd "${LAUNCH_LIB}/../.." && pwd)"
+# shellcheck source=jobs/lib/long_run.sh
+source "${LAUNCH_LIB}/long_run.sh"
+
+log() { printf '[launch %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+die() {
+  printf '[launch %s] error: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2
+  exit "${DIE_CODE:-2}"
+}
+
+# ------------------------------------------------------------------ 1. site file and env
+load_site() {
+  SITE_FILE="${SITE_ENV:-${LAUNCH_REPO}/jobs/site.env}"
+  [[ -f "${SITE_FILE}" ]] || die "site file ${SITE_FILE} not found. Fix: cp jobs/site.env.example jobs/site.env" \
+    "and fill it in (or point SITE_ENV=PATH at another one)"
+  # module loads and conda hooks are not written for `set -u`
+  set +u
+  # shellcheck source=/dev/null
+  source "${SITE_FILE}"
+  set -u
+  local engine_prefix_var="ENV_PREFIX_${ENGINE^^}"
+  local required=(DATA_ROOT MODEL_ROOT CKPT_ROOT LOG_ROOT) missing=() name
+  ((DRY_RUN)) || required+=("${engine_prefix_var}")
+  for name in "${required[@]}"; do
+    if [[ -z "${!name:-}" ]]; then
+      missing+=("${name}")
+    elif [[ "${!name}" != /* ]]; then
+      die "${name}='${!name}' in ${SITE_FILE} must be an absolute path (on storage every node sees)"
+    fi
+  done
+  ((${#missing[@]} == 0)) || die "${SITE_FILE} does not set ${missing[*]}." \
+    "Fix: add \`export NAME=/abs/path\` lines for them (see jobs/site.env.example)"
+}
+
+activate_env() {
+  if ((DRY_RUN)); then
+    # the dev env stands in for the engine env: composing configs and Ray need no GPU
+    ENV_PREFIX="${LAUNCH_REPO}/.venv"
+  else
+    local var="ENV_PREFIX_${ENGINE^^}"
+    ENV_PREFIX="${!var}"
+  fi
+  [[ -x "${ENV_PREFIX}/bin/python" ]] || die "no python in the ${ENGINE} env ${ENV_PREFIX}." \
+    "Fix: build it with \`make env-${ENGINE}\` (or DRY_RUN=1 needs \`make dev\`)"
+  if [[ -d "${ENV_PREFIX}/conda-meta" && -n "${CONDA_ROOT:-}" && -f "${CONDA_ROOT}/etc/profile.d/conda.sh" ]]; then
+    set +u
+    # shellcheck source=/dev/null
+    source "${CONDA_ROOT}/etc/profile.d/conda.sh"
+    conda activate "${ENV_PREFIX}"
+    set -u
+  else
+    export PATH="${ENV_PREFIX}/bin:${PATH}"
+    export VIRTUAL_ENV="${ENV_PREFIX}"
+  fi
+  PYTHON="${ENV_PREFIX}/bin/python"
+}
+
+# ------------------------------------------------------------------ 2. allocation
+read_allocation() {
+  [[ -n "${SLURM_JOB_ID:-}" ]] || die "not inside a Slurm job. Fix: sbatch jobs/<job>.sh (or run it in salloc)"
+  JOB_ID="${SLURM_JOB_ID}"
+  mapfile -t NODES < <(scontrol show hostnames "${SLURM_JOB_NODELIST}")
+  NNODES="${#NODES[@]}"
+  ((NNODES > 0)) || die "SLURM_JOB_NODELIST='${SLURM_JOB_NODELIST:-}' names no nodes"
+  local gpus="${GPUS_PER_NODE:-${SLURM_GPUS_ON_NODE:-}}"
+  if [[ -z "${gpus}" ]]; then
+    # gres/gpu=8 (or gres/gpu:h100=8) in the job's TRES, divided over its nodes
+    local tres
+    tres="$(scontrol show job "${JOB_ID}" | grep -oE 'gres/gpu(:[^=]+)?=[0-9]+' | head -n1 | cut -d= -f2 || true)"
+    [[ -n "${tres}" ]] && gpus=$((tres / NNODES))
+  fi
+  if ! [[ "${gpus}" =~ ^[0-9]+$ ]] || ((gpus == 0)); then
+    die "the allocation has no GPUs (SLURM_GPUS_ON_NODE unset)." \
+      "Fix: keep '#SBATCH --gres=gpu:8' in the job script, or set GPUS_PER_NODE"
+  fi
+  GPUS="${gpus}"
+  CPUS="${SLURM_CPUS_ON_NODE:-1}"
+  RUN_NAME="${RUN_NAME:-${SLURM_JOB_NAME:-${EXPERIMENT}}-${JOB_ID}}"
+  [[ "${RUN_NAME}" =~ ^[A-Za-z0-9._-]+$ ]] || die "RUN_NAME='${RUN_NAME}' may only hold letters, digits and . _ -"
+  JOB_LOG_DIR="${LOG_ROOT}/${JOB_ID}"
+  export CKPT_DIR="${CKPT_ROOT}/${EXPERIMENT}/${RUN_NAME}"
+  local arg
+  for arg in "${USER_OVERRIDES[@]}"; do
+    # the user's own checkpoint dir wins (Hydra: last override), so resume/requeue look there
+    [[ "${arg}" == trainer.default_local_dir=* ]] && CKPT_DIR="${arg#*=}"
+  done
+  [[ "${CKPT_DIR}" == /* ]] || die "trainer.default_local_dir=${CKPT_DIR} must be an absolute path on shared storage"
+  mkdir -p "${JOB_LOG_DIR}" "${CKPT_DIR}"
+  log "job ${JOB_ID} (${SLURM_JOB_NAME:-?}) restart ${SLURM_RESTART_COUNT:-0}: ${NNODES} node(s) ${NODES[*]}," \
+    "${GPUS} GPU(s) and ${CPUS} CPU(s) per node; experiment ${EXPERIMENT}, engine ${ENGINE}"
+  log "run ${RUN_NAME}; checkpoints ${CKPT_DIR}; logs ${JOB_LOG_DIR}"
+}
+
+# ------------------------------------------------------------------ runtime environment
+export_runtime_env() {
+  # Everything here is exported before Ray starts, so every raylet (and the workers it forks)
+  # inherits it on every node: srun passes the batch environment on.
+  unset ROCR_VISIBLE_DEVICES # set by some ROCm-aware Slurm setups; makes Ray/verl on CUDA fail
+  export PYTHONPATH="${LAUNCH_REPO}${PYTHONPATH:+:${PYTHONPATH}}"
+  export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}" TRANSFORMERS_OFFLINE="${TRANSFORMERS_OFFLINE:-1}"
+  export HF_DATASETS_OFFLINE="${HF_DATASETS_OFFLINE:-1}" TOKENIZERS_PARALLELISM="${TOKENIZERS_PARALLELISM:-false}"
+  if [[ -n "${NCCL_SOCKET_IFNAME:-}" && -z "${GLOO_SOCKET_IFNAME:-}" ]]; then
+    export GLOO_SOCKET_IFNAME="${NCCL_SOCKET_IFNAME}"
+  fi
+  export RAY_DEDUP_LOGS=0 RAY_USAGE_STATS_ENABLED=0
+  # verl's JSONL file logger (trainer.logger contains "file"); the file is opened with "wb", so
+  # every requeued run of the same job writes its own file
+  local restart="${SLURM_RESTART_COUNT:-0}"
+  if ((restart == 0)); then
+    export VERL_FILE_LOGGER_PATH="${JOB_LOG_DIR}/metrics.jsonl"
+  else
+    export VERL_FILE_LOGGER_PATH="${JOB_LOG_DIR}/metrics.restart${restart}.jsonl"
+  fi
+  export_expiry # long_run.sh: the job's end time for verl's pre-expiry save
+  local shown=(PYTHONPATH HF_HUB_OFFLINE TRANSFORMERS_OFFLINE HF_DATASETS_OFFLINE WANDB_MODE NCCL_SOCKET_IFNAME
+    GLOO_SOCKET_IFNAME VERL_FILE_LOGGER_PATH MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP CKPT_DIR) name
+  # values only of the names above: never a token or key
+  for name in "${shown[@]}"; do
+    [[ -n "${!name:-}" ]] && log "env ${name}=${!name}"
+  done
+  return 0
+}
+
+# ------------------------------------------------------------------ overrides
+build_overrides() {
+  LAUNCH_OVERRIDES=(
+    "trainer.nnodes=${NNODES}"
+    "trainer.n_gpus_per_node=${GPUS}"
+    "trainer.experiment_name=${RUN_NAME}"
+    "trainer.default_local_dir=${CKPT_DIR}"
+  )
+  if [[ -n "${WANDB_API_KEY:-}" || "${WANDB_MODE:-}" == "offline" ]]; then
+    LAUNCH_OVERRIDES+=("trainer.logger=[console,file,wandb]")
+  fi
+  local attn="${ATTN_IMPLEMENTATION:-}"
+  if [[ -z "${attn}" ]] && ! ((DRY_RUN)) \
+    && "${PYTHON}" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("flash_attn") is None)' 2>/dev/null; then
+    attn=flash_attention_2 # the env has flash-attn built (FLASH_ATTN=1 make env-vllm)
+  fi
+  [[ -n "${attn}" ]] && LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${attn}")
+  # Hydra's own output dir goes with the job's logs, not into the repository
+  TRAINER_ARGS=(-m verl.trainer.main_ppo "--config-path=${LAUNCH_REPO}/jobs/configs" "--config-name=${EXPERIMENT}"
+    "engine=${ENGINE}" "${LAUNCH_OVERRIDES[@]}" "hydra.run.dir=${JOB_LOG_DIR}/hydra" "${USER_OVERRIDES[@]}")
+}
+
+run_preflight() {
+  local tool="${LAUNCH_REPO}/tools/preflight.py"
+  if [[ "${PREFLIGHT:-1}" == 0 ]]; then
+    log "preflight: skipped (PREFLIGHT=0)"
+    return 0
+  fi
+  if [[ ! -f "${tool}" ]]; then
+    log "preflight: ${tool} not present; skipped"
+    return 0
+  fi
+  log "preflight: checking the job before starting Ray"
+  "${PYTHON}" "${tool}" "${EXPERIMENT}" --engine "${ENGINE}" --nodes "${NNODES}" \
+    "${LAUNCH_OVERRIDES[@]}" "${USER_OVERRIDES[@]}" || DIE_CODE=5 die "preflight failed (above); nothing was started"
+}
+
+compose_config() {
+  # The exact config the trainer will get, composed by the real verl + Hydra, on record.
+  local out="${JOB_LOG_DIR}/config.yaml" tmp
+  tmp="$(mktemp "${out}.XXXXXX")"
+  if ! "${PYTHON}" "${TRAINER_ARGS[@]}" --cfg job --resolve >"${tmp}" 2>"${tmp}.err"; then
+    cat "${tmp}.err" >&2
+    rm -f "${tmp}" "${tmp}.err"
+    DIE_CODE=5 die "verl could not compose the config (above); check the overrides and the site paths"
+  fi
+  rm -f "${tmp}.err"
+  mv -f "${tmp}" "${out}"
+  log "config composed by verl: ${out} (rollout.name=$(grep -m1 -E '^    name: ' "${out}" | awk '{print $2}'))"
+}
+
+# ------------------------------------------------------------------ 4. Ray
+head_ip() {
+  # IPv4 of the head node (the batch script runs on it): RAY_IFACE's address, else the node's
+  # Slurm NodeAddr when that is an IPv4 address (the address slurmctld itself reaches it at;
+  # 127.0.0.1 on the emulated local cluster), else the resolver's answer for the node name,
+  # else the first address of this host.
+  local ip="" iface="${RAY_IFACE:-}" node_addr
+  if [[ -n "${iface}" ]]; then
+    ip="$(ip -4 -o addr show dev "${iface}" 2>/dev/null | awk '{split($4, a, "/"); print a[1]; exit}')"
+    [[ -n "${ip}" ]] || die "RAY_IFACE='${iface}' has no IPv4 address on ${NODES[0]}." \
+      "Fix: set the NIC name in ${SITE_FILE} (ip -4 addr on a compute node lists them)"
+  fi
+  if [[ -z "${ip}" ]]; then
+    node_addr="$(scontrol show node "${NODES[0]}" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | head -n1 | cut -d= -f2 || true)"
+    [[ "${node_addr}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] && ip="${node_addr}"
+  fi
+  if [[ -z "${ip}" ]]; then
+    ip="$(getent ahostsv4 "${NODES[0]}" 2>/dev/null | awk '$1 !~ /^127\./ {print $1; exit}')"
+  fi
+  if [[ -z "${ip}" ]]; then
+    ip="$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 -E '^[0-9]+(\.[0-9]+){3}$' || true)"
+  fi
+  [[ -n "${ip}" ]] || die "cannot find an IPv4 address for the head node ${NODES[0]}. Fix: set RAY_IFACE in the site file"
+  echo "${ip}"
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pick_ports() {
+  # 16 slots of 2,500 ports in 20000-59999; the job id picks the slot, so two jobs on one node
+  # get different ports; a slot whose GCS port is taken (id collision mod 16) moves on.
+  local slot i
+  slot=$((JOB_ID % 16))
+  for ((i = 0; i < 16; i++)); do
+    PORT_BASE=$((20000 + ((slot + i) % 16) * 2500))
+    port_in_use "${PORT_BASE}" || return 0
+  done
+  die "no free Ray port slot on ${NODES[0]} (20000-59999 all busy)"
+}
+
+start_ray() {
+  HEAD_IP="$(head_ip)"
+  pick_ports
+  RAY_ADDRESS="${HEAD_IP}:${PORT_BASE}"
+  export RAY_ADDRESS
+  # nodes that share one host (the emulated cluster) need distinct worker-port ranges
+  local addrs shared=0
+  addrs="$(scontrol show node "${SLURM_JOB_NODELIST}" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | sort | uniq -d)"
+  [[ -n "${addrs}" ]] && shared=1
+  local worker_ports=1900
+  ((shared)) && worker_ports=$((1900 / NNODES))
+  # short (Ray's socket paths must stay under 107 bytes) and unique to this job, even across
+  # clusters that share a host and reuse job ids (the hash of the job's log dir)
+  RAY_TMP_ROOT="/tmp/ray_${JOB_ID}_$(cksum <<<"${JOB_LOG_DIR}" | cut -c1-6)"
+  export RAY_TMP_ROOT
+  export RAY_NUM_GPUS="${GPUS}" RAY_NUM_CPUS="${CPUS}" RAY_NODE_IFACE="${RAY_IFACE:-}"
+  # Token auth with a fresh token per job, for every node, the driver and the trainer: without it
+  # anyone who reaches the ports can run code in the job, and Ray >= 2.5x turns token auth on
+  # for the head alone whenever ~/.ray/auth_token exists, locking the workers out. Never logged.
+  if [[ -z "${RAY_AUTH_MODE:-}" ]]; then
+    export RAY_AUTH_MODE=token
+    RAY_AUTH_TOKEN="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+    export RAY_AUTH_TOKEN
+  fi
+  log "ray: head ${NODES[0]} at ${RAY_ADDRESS}; ports ${PORT_BASE}-$((PORT_BASE + 2499)); temp ${RAY_TMP_ROOT}"
+  RAY_SRUN_PIDS=()
+  local i node lo pid_args=()
+  for ((i = 0; i < NNODES; i++)); do
+    node="${NODES[i]}"
+    lo=$((PORT_BASE + 500 + (shared ? i * worker_ports : 0)))
+    local role_args=(head "${PORT_BASE}" "${HEAD_IP}")
+    ((i > 0)) && role_args=(worker "${RAY_ADDRESS}" -)
+    RAY_NODE_NAME="${node}" srun --overlap --nodes=1 --ntasks=1 -w "${node}" --kill-on-bad-exit=0 \
+      --output="${JOB_LOG_DIR}/ray-${node}.log" --open-mode=append \
+      bash "${LAUNCH_LIB}/ray_node.sh" "${role_args[@]}" $((PORT_BASE + 10 * i)) "${lo}" $((lo + worker_ports - 1)) &
+    RAY_SRUN_PIDS+=("$!")
+    pid_args+=(--pid "${node}=$!")
+  done
+  local nodes_csv
+  nodes_csv="$(
+    IFS=,
+    echo "${NODES[*]}"
+  )"
+  "${PYTHON}" "${LAUNCH_LIB}/ray_cluster.py" wait --address "${RAY_ADDRESS}" --nodes "${nodes_csv}" \
+    --gpus-per-node "${GPUS}" --timeout "${RAY_WAIT_TIMEOUT:-300}" --log-dir "${JOB_LOG_DIR}" "${pid_args[@]}" \
+    || DIE_CODE=3 die "the Ray cluster did not come up (above); per-node logs: ${JOB_LOG_DIR}/ray-<node>.log"
+}
+
+stop_ray() {
+  ((${#RAY_SRUN_PIDS[@]})) || return 0
+  local pid i alive
+  # srun forwards USR2 to its task (ray_node.sh stops its Ray and exits 0); TERM or HUP would
+  # make srun abort the step and kill it before Ray is stopped
+  for pid in "${RAY_SRUN_PIDS[@]}"; do kill -USR2 "${pid}" 2>/dev/null || true; done
+  for ((i = 0; i < 150; i++)); do
+    alive=0
+    for pid in "${RAY_SRUN_PIDS[@]}"; do kill -0 "${pid}" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.2
+  done
+  if ((alive)); then
+    # srun ends the step on a second signal; slurmd then kills what is left of it
+    for pid in "${RAY_SRUN_PIDS[@]}"; do kill -KILL "${pid}" 2>/dev/null || true; done
+  fi
+  RAY_SRUN_PIDS=()
+  # backstop where Slurm tracks processes by parent (proctrack/linuxproc, pgid): anything left
+  # on this node that runs from this job's own Ray temp dir
+  local left
+  left="$(pgrep -f -- "${RAY_TMP_ROOT}/" || true)"
+  if [[ -n "${left}" ]]; then
+    # shellcheck disable=SC2086 # one pid per word
+    kill -KILL ${left} 2>/dev/null || true
+    log "ray: killed $(wc -w <<<"${left}") leftover process(es) of this job's Ray"
+  fi
+  rm -rf "${RAY_TMP_ROOT}"
+  log "ray: stopped on all nodes"
+}
+
+# ------------------------------------------------------------------ 6. exit
+on_exit() {
+  local rc=$?
+  trap - EXIT
+  stop_trainer
+  stop_ray
+  log "job exits with ${rc}"
+  exit "${rc}"
+}
+
+# ------------------------------------------------------------------ main
+launch_job() {
+  : "${EXPERIMENT:?the job script must set EXPERIMENT}" "${ENGINE:?the job script must set ENGINE}"
+  USER_OVERRIDES=("$@")
+  DRY_RUN="${DRY_RUN:-0}"
+  [[ "${DRY_RUN}" == 0 || -z "${DRY_RUN}" ]] && DRY_RUN=0 || DRY_RUN=1
+  RAY_SRUN_PIDS=()
+  TRAINER_PID=""
+  trap on_exit EXIT
+  trap 'on_time_limit_signal' USR1
+  trap 'log "terminated (scancel, the time limit, or a requeue by Slurm)"; exit 143' TERM
+  cd "${LAUNCH_REPO}" || exit 2
+  load_site
+  activate_env
+  read_allocation
+  report_resume # long_run.sh: resumes from global_step_N / fresh / error
+  build_overrides
+  run_preflight
+  export_runtime_env
+  compose_config
+  start_ray
+  local cmd=("${PYTHON}" "${TRAINER_ARGS[@]}")
+  local shown
+  shown="$(printf '%q ' "${cmd[@]}")"
+  log "trainer command: ${shown% }"
+  if [[ -n "${TRAINER_CMD:-}" ]]; then
+    log "TRAINER_CMD replaces it: ${TRAINER_CMD}"
+    cmd=(bash -c "${TRAINER_CMD}" trainer "${TRAINER_ARGS[@]}")
+  elif ((DRY_RUN)); then
+    log "dry run: everything but training done"
+    return 0
+  fi
+  run_trainer "${cmd[@]}" # long_run.sh: background + wait + USR1 -> save -> requeue
+}

@@ -1,0 +1,199 @@
+# shellcheck shell=bash
+# Long runs, sourced by launch.sh: resume report, the job's end time for verl's pre-expiry save,
+# the trainer run in the background (so the shell can take the time-limit signal), and the
+# requeue decision. Docs: docs/long_runs.md.
+#
+# verl 0.9.1 saves before "expiry" in RayPPOTrainer.fit (trainer.use_v1=false): after each
+# update, should_save_ckpt_esi() compares MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP with
+# (longest step so far + 60 s + trainer.esi_redundant_time), and only when trainer.save_freq > 0.
+# We set that timestamp to the job's end minus STOP_GRACE, on every node before Ray starts.
+
+TRACKER_NAME="latest_checkpointed_iteration.txt"
+HISTORY_NAME="launcher_history.tsv"
+
+tracker_step() {
+  local tracker="${CKPT_DIR}/${TRACKER_NAME}"
+  [[ -f "${tracker}" ]] && tr -d '[:space:]' <"${tracker}" || echo ""
+}
+
+# the tracker's content and mtime: changes whenever verl finishes a save (it writes it last)
+tracker_stamp() {
+  local tracker="${CKPT_DIR}/${TRACKER_NAME}"
+  [[ -f "${tracker}" ]] && echo "$(stat -c %Y "${tracker}") $(tr -d '[:space:]' <"${tracker}")" || echo none
+}
+
+report_resume() {
+  local tracker="${CKPT_DIR}/${TRACKER_NAME}" step steps=()
+  mapfile -t steps < <(find "${CKPT_DIR}" -mindepth 1 -maxdepth 1 -type d -name 'global_step_*' -printf '%f\n' \
+    | sed -n 's/^global_step_\([0-9][0-9]*\)$/\1/p' | sort -n)
+  if [[ -f "${tracker}" ]]; then
+    step="$(tracker_step)"
+    [[ "${step}" =~ ^[0-9]+$ ]] || die "${tracker} holds '${step}', not a step number." \
+      "Fix: write the step of the newest complete checkpoint into it, e.g. echo ${steps[-1]:-N} > ${tracker}"
+    [[ -d "${CKPT_DIR}/global_step_${step}" ]] || die "${tracker} says step ${step} but" \
+      "${CKPT_DIR}/global_step_${step} does not exist (verl would silently train from scratch)." \
+      "Fix: echo <N> > ${tracker} with N one of: ${steps[*]:-none}"
+    RESUME_STEP="${step}"
+    log "resume: run ${RUN_NAME} resumes from global_step_${step} (${tracker}); checkpoints on disk: ${steps[*]}"
+  elif ((${#steps[@]})); then
+    die "${CKPT_DIR} holds checkpoints (global_step_${steps[*]}) but no ${TRACKER_NAME}:" \
+      "verl would silently train from scratch. Fix: echo ${steps[-1]} > ${tracker} to resume from" \
+      "global_step_${steps[-1]} (use an older step if that one is incomplete), or move ${CKPT_DIR} away to start fresh"
+  else
+    RESUME_STEP=0
+    log "resume: no checkpoint in ${CKPT_DIR}: run ${RUN_NAME} starts fresh"
+  fi
+}
+
+export_expiry() {
+  END_EPOCH=""
+  local end
+  end="$(squeue -h -j "${JOB_ID}" -o %e 2>/dev/null | head -n1 || true)"
+  if [[ -z "${end}" || "${end}" == N/A || "${end}" == Unknown || "${end}" == NONE ]]; then
+    log "time limit: none known (squeue EndTime '${end}'); no pre-expiry save"
+    unset MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP
+    return 0
+  fi
+  END_EPOCH="$(date -d "${end}" +%s)"
+  local grace="${STOP_GRACE:-60}"
+  export MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP=$((END_EPOCH - grace))
+  log "time limit: the job ends $(date -u -d "@${END_EPOCH}" '+%F %T') UTC; verl saves when less than" \
+    "(longest step + 60 s + trainer.esi_redundant_time) remain before $(date -u -d "@$((END_EPOCH - grace))" +%T)" \
+    "(STOP_GRACE=${grace} s kept to stop and requeue)"
+}
+
+# ------------------------------------------------------------------ trainer
+TIME_LIMIT_SIGNALED=0
+on_time_limit_signal() {
+  if ((TIME_LIMIT_SIGNALED == 0)); then
+    TIME_LIMIT_SIGNALED=1
+    if ((DRY_RUN)) && [[ -z "${TRAINER_CMD:-}" ]]; then
+      log "time limit: USR1 received (the job is near its --time); dry run: nothing to save"
+    else
+      log "time limit: USR1 received (the job is near its --time)"
+    fi
+  fi
+}
+
+stop_trainer() {
+  [[ -n "${TRAINER_PID:-}" ]] || return 0
+  local i
+  if kill -0 "${TRAINER_PID}" 2>/dev/null; then
+    # the trainer runs in a session of its own: signal it and everything it started
+    kill -TERM -- "-${TRAINER_PID}" 2>/dev/null || kill -TERM "${TRAINER_PID}" 2>/dev/null || true
+    for ((i = 0; i < 150; i++)); do
+      kill -0 "${TRAINER_PID}" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -KILL -- "-${TRAINER_PID}" 2>/dev/null || true
+    log "trainer: stopped"
+  fi
+  wait "${TRAINER_PID}" 2>/dev/null || true
+  TRAINER_PID=""
+}
+
+# After USR1: let the trainer finish the checkpoint verl starts near the expiry timestamp.
+wait_for_presave() {
+  local before deadline now
+  before="$(tracker_stamp)"
+  deadline=$(($(date +%s) + ${SAVE_WAIT:-600}))
+  [[ -n "${END_EPOCH}" ]] && deadline=$((END_EPOCH - ${STOP_GRACE:-60}))
+  log "time limit: waiting for the trainer's pre-expiry checkpoint until $(date -u -d "@${deadline}" +%T) UTC"
+  while kill -0 "${TRAINER_PID}" 2>/dev/null; do
+    if [[ "$(tracker_stamp)" != "${before}" ]]; then
+      log "time limit: checkpoint global_step_$(tracker_step) saved"
+      return 0
+    fi
+    now="$(date +%s)"
+    if ((now >= deadline)); then
+      log "time limit: no new checkpoint by the deadline; the newest is global_step_$(tracker_step)"
+      return 0
+    fi
+    sleep 1
+  done
+}
+
+run_trainer() {
+  if ((TIME_LIMIT_SIGNALED)); then
+    # USR1 came while Ray was starting: too late to train; requeue (twice in a row stops)
+    log "time limit: the signal came before the trainer started"
+    after_run timelimit 0
+    return
+  fi
+  log "trainer: starting"
+  setsid "$@" &
+  TRAINER_PID=$!
+  local rc=0
+  while true; do
+    rc=0
+    wait "${TRAINER_PID}" || rc=$?
+    if kill -0 "${TRAINER_PID}" 2>/dev/null; then
+      # `wait` was interrupted by a trapped signal; the trainer still runs
+      if ((TIME_LIMIT_SIGNALED)); then
+        wait_for_presave
+        if kill -0 "${TRAINER_PID}" 2>/dev/null; then
+          stop_trainer
+          after_run timelimit 0
+          return $?
+        fi
+        rc=0
+        wait "${TRAINER_PID}" 2>/dev/null || rc=$?
+        break
+      fi
+      continue
+    fi
+    break
+  done
+  TRAINER_PID=""
+  if ((rc == 0)); then
+    after_run completed 0
+  else
+    after_run failed "${rc}"
+  fi
+}
+
+# ------------------------------------------------------------------ requeue decision
+history_line() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"${CKPT_DIR}/${HISTORY_NAME}"; }
+
+after_run() {
+  local outcome="$1" rc="$2" step restart="${SLURM_RESTART_COUNT:-0}" signature last=""
+  step="$(tracker_step)"
+  step="${step:-0}"
+  case "${outcome}" in
+    completed) signature="ok" ;;
+    timelimit) ((step > RESUME_STEP)) && signature="ok" || signature="timelimit-without-progress@${step}" ;;
+    failed) signature="failed-rc${rc}@${step}" ;;
+  esac
+  [[ -f "${CKPT_DIR}/${HISTORY_NAME}" ]] && last="$(tail -n1 "${CKPT_DIR}/${HISTORY_NAME}" | cut -f7)"
+  history_line "$(date -u +%FT%TZ)" "${JOB_ID}" "${restart}" "${outcome}" "${RESUME_STEP}->${step}" "rc=${rc}" "${signature}"
+  if [[ "${outcome}" == completed ]]; then
+    log "trainer: finished (run complete at global_step_${step}); no requeue"
+    return 0
+  fi
+  log "trainer: ${outcome} (rc ${rc}); global_step ${RESUME_STEP} -> ${step}"
+  if ((DRY_RUN)); then
+    log "dry run: no requeue"
+    return $((rc ? rc : 1))
+  fi
+  if [[ "${signature}" != ok && "${signature}" == "${last}" ]]; then
+    log "requeue: stopped: this run ended the same way as the previous one (${signature})." \
+      "Fix the cause (job log, ${JOB_LOG_DIR}) and resubmit with RUN_NAME=${RUN_NAME} to resume"
+    return 6
+  fi
+  if [[ "${outcome}" == failed && "${REQUEUE_ON_FAILURE:-1}" != 1 ]]; then
+    return "${rc}"
+  fi
+  if ((restart >= ${MAX_REQUEUES:-20})); then
+    log "requeue: stopped: the job was requeued ${restart} times (MAX_REQUEUES=${MAX_REQUEUES:-20})." \
+      "Resume by hand: RUN_NAME=${RUN_NAME} sbatch jobs/<job>.sh"
+    return 4
+  fi
+  stop_ray
+  log "requeue: scontrol requeue ${JOB_ID} (restart $((restart + 1)) of at most ${MAX_REQUEUES:-20});" \
+    "the next run resumes from global_step_${step}"
+  scontrol requeue "${JOB_ID}" || {
+    log "requeue: scontrol requeue failed (does the partition allow it? see docs/long_runs.md for --dependency=singleton)"
+    return 7
+  }
+  return 0
+}

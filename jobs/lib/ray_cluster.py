@@ -1,0 +1,211 @@
+"""Wait until every node of a Slurm job has joined its Ray cluster, then prove placement.
+
+    python jobs/lib/ray_cluster.py wait --address IP:PORT --nodes n1,n2 --gpus-per-node 8 \
+        --timeout 300 --log-dir LOG_DIR [--pid n1=PID --pid n2=PID]
+
+Each node's raylet advertises the custom resource ``slurm_node:<name>`` (jobs/lib/ray_node.sh).
+The wait polls the GCS (no fixed sleeps) until every named node is alive with the expected GPU
+count. It fails early when the srun that runs a node's Ray has exited (``--pid``), and at the
+deadline; either way it names the missing nodes and prints the tail of their logs
+(``LOG_DIR/ray-<node>.log``). Then one tiny task per node, pinned by that resource and asking
+for one GPU, reports which Slurm node it ran on.
+
+Exit status: 0 ready, 3 a node never joined / its Ray died, 4 a placement probe failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+NODE_RESOURCE = "slurm_node:{}"
+LOG_NAME = "ray-{}.log"
+TAIL_LINES = 20
+
+
+def log_tail(log_dir: Path, node: str, lines: int = TAIL_LINES) -> str:
+    """The last lines of a node's Ray log, indented, or a note that it is missing."""
+    path = log_dir / LOG_NAME.format(node)
+    if not path.exists():
+        return f"    ({path} does not exist: the node's srun never started)"
+    text = path.read_text(errors="replace").splitlines()[-lines:]
+    if not text:
+        return f"    ({path} is empty)"
+    return "\n".join(f"    {line}" for line in text)
+
+
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` exists (and is not a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        return stat.read_text().split(") ", 1)[1][:1] != "Z"
+    return True
+
+
+def joined_nodes(ray: Any, nodes: list[str]) -> dict[str, float]:
+    """Alive nodes of the cluster among ``nodes``, with the GPUs each declared."""
+    found: dict[str, float] = {}
+    for info in ray.nodes():
+        if not info.get("Alive"):
+            continue
+        resources = info.get("Resources", {})
+        for name in nodes:
+            if NODE_RESOURCE.format(name) in resources:
+                found[name] = float(resources.get("GPU", 0.0))
+    return found
+
+
+def fail(message: str, nodes: list[str], log_dir: Path) -> None:
+    """Print ``message`` and the log tail of every node in ``nodes``."""
+    print(f"ray_cluster: error: {message}", file=sys.stderr)
+    for name in nodes:
+        print(f"  --- {name}: {log_dir / LOG_NAME.format(name)}", file=sys.stderr)
+        print(log_tail(log_dir, name), file=sys.stderr)
+
+
+def connect(ray: Any, address: str, deadline: float, pids: dict[str, int]) -> str | None:
+    """Connect to the GCS at ``address``; on failure return the reason (else None)."""
+    last = ""
+    while time.monotonic() < deadline:
+        dead = [n for n, pid in pids.items() if not pid_alive(pid)]
+        if dead:
+            return "dead:" + ",".join(dead)
+        try:
+            # ray.init prints connection chatter; keep the job log to our own lines
+            with contextlib.redirect_stderr(io.StringIO()):
+                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            return None
+        except Exception as exc:  # the GCS is not up yet: ConnectionError, RuntimeError, ...
+            last = f"{type(exc).__name__}: {exc}"
+            time.sleep(1.0)
+    return "timeout:" + last
+
+
+def wait_for_nodes(args: argparse.Namespace) -> int:
+    import ray
+
+    nodes: list[str] = args.nodes.split(",")
+    log_dir = Path(args.log_dir)
+    pids = {k: int(v) for k, v in (p.split("=", 1) for p in args.pid)}
+    start = time.monotonic()
+    deadline = start + args.timeout
+    reason = connect(ray, args.address, deadline, pids)
+    if reason is not None:
+        if reason.startswith("dead:"):
+            dead = reason[5:].split(",")
+            fail(f"Ray exited on {', '.join(dead)} before the cluster formed", dead, log_dir)
+        else:
+            fail(
+                f"no Ray head at {args.address} after {args.timeout:.0f} s ({reason[8:]})",
+                nodes[:1],
+                log_dir,
+            )
+        return 3
+    found: dict[str, float] = {}
+    reported: set[str] = set()
+    while True:
+        found = joined_nodes(ray, nodes)
+        for name in nodes:
+            if name in found and name not in reported:
+                reported.add(name)
+                print(
+                    f"ray_cluster: {name} joined ({found[name]:g} GPU) after {time.monotonic() - start:.1f} s",
+                    flush=True,
+                )
+        ready = [n for n in nodes if found.get(n) == args.gpus_per_node]
+        if len(ready) == len(nodes):
+            break
+        dead = [n for n, pid in pids.items() if not pid_alive(pid) and n not in ready]
+        if dead:
+            fail(f"Ray exited on {', '.join(dead)} before joining", dead, log_dir)
+            return 3
+        if time.monotonic() >= deadline:
+            missing = [n for n in nodes if n not in found]
+            wrong = [f"{n} ({found[n]:g} GPU)" for n in nodes if n in found and n not in ready]
+            parts = []
+            if missing:
+                parts.append(f"never joined: {', '.join(missing)}")
+            if wrong:
+                parts.append(f"wrong GPU count (want {args.gpus_per_node:g}): {', '.join(wrong)}")
+            fail(
+                f"Ray cluster incomplete after {args.timeout:.0f} s (RAY_WAIT_TIMEOUT); " + "; ".join(parts),
+                missing + [n for n in nodes if n in found and n not in ready],
+                log_dir,
+            )
+            return 3
+        time.sleep(1.0)
+    total = sum(found.values())
+    print(f"ray_cluster: all {len(nodes)} nodes joined, {total:g} GPUs declared", flush=True)
+    return probe(ray, nodes, args.gpus_per_node)
+
+
+def where_am_i() -> dict[str, Any]:
+    """Runs inside the probe task: the Slurm node and host it landed on."""
+    import ray
+
+    return {
+        "slurm_node": os.environ.get("SLURMD_NODENAME", "?"),
+        "host": socket.gethostname(),
+        "gpu_ids": [str(g) for g in ray.get_gpu_ids()],
+    }
+
+
+def probe(ray: Any, nodes: list[str], gpus: float) -> int:
+    """One task per node, pinned by its ``slurm_node:`` resource; each must land on its node."""
+    remote = ray.remote(where_am_i)
+    refs = {
+        name: remote.options(
+            num_cpus=0, num_gpus=1 if gpus >= 1 else 0, resources={NODE_RESOURCE.format(name): 0.01}
+        ).remote()
+        for name in nodes
+    }
+    bad = 0
+    for name, ref in refs.items():
+        try:
+            got = ray.get(ref, timeout=120)
+        except Exception as exc:
+            print(f"ray_cluster: error: placement probe on {name} failed: {exc}", file=sys.stderr)
+            bad += 1
+            continue
+        ok = got["slurm_node"] == name
+        bad += 0 if ok else 1
+        print(
+            f"ray_cluster: probe {name}: task ran on slurm node {got['slurm_node']} (host {got['host']}, "
+            f"GPU ids {','.join(got['gpu_ids']) or '-'}) {'ok' if ok else 'WRONG NODE'}",
+            flush=True,
+        )
+    ray.shutdown()
+    return 4 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("wait", help="wait for all nodes, then run the placement probe")
+    w.add_argument("--address", required=True, help="head GCS address IP:PORT")
+    w.add_argument("--nodes", required=True, help="comma-separated Slurm node names")
+    w.add_argument("--gpus-per-node", required=True, type=float)
+    w.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
+    w.add_argument("--log-dir", required=True, help="where ray-<node>.log files are")
+    w.add_argument("--pid", action="append", default=[], help="NODE=PID of the srun running that node's Ray")
+    args = parser.parse_args(argv)
+    return wait_for_nodes(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,366 @@
+"""The job scripts and the Ray-on-Slurm launcher on the local emulated Slurm cluster.
+
+Real slurmctld/slurmd (tools/local_slurm.sh), real Ray on CPU (each node declares the
+allocation's GPUs), real verl composing the configs. Jobs run in two concurrent waves so that
+Ray's start-up cost is shared between the assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from omegaconf import OmegaConf
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = ("phi4_sglang", "phi4_vllm", "gsm8k_qwen_sglang", "gsm8k_qwen_vllm")
+EXPERIMENT = {
+    "phi4_sglang": "phi4_omni_math",
+    "phi4_vllm": "phi4_omni_math",
+    "gsm8k_qwen_sglang": "gsm8k_qwen",
+    "gsm8k_qwen_vllm": "gsm8k_qwen",
+}
+TERMINAL = {
+    "COMPLETED",
+    "FAILED",
+    "CANCELLED",
+    "TIMEOUT",
+    "NODE_FAIL",
+    "OUT_OF_MEMORY",
+    "BOOT_FAIL",
+    "DEADLINE",
+}
+# concurrent dry runs on two 16-CPU emulated nodes: never exclusive, a share of the 8 GPUs
+SHARED = ["--exclusive=user", "--cpus-per-task=1"]
+
+pytestmark = [pytest.mark.slurm, pytest.mark.slow]
+
+
+# ---------------------------------------------------------------------------- helpers
+@dataclass
+class Job:
+    id: str
+    script: str
+    log: Path
+    state: str = ""
+    exit_code: str = ""
+    restarts: int = 0
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+def write_site(root: Path, tiny_model_dir: Path, **drop: bool) -> Path:
+    """A site file for the local cluster: synthetic data, the tiny model, temp storage."""
+    values = {
+        "DATA_ROOT": root / "data",
+        "MODEL_ROOT": root / "models",
+        "CKPT_ROOT": root / "ckpt",
+        "LOG_ROOT": root / "logs",
+    }
+    site = root / ("site.env" if not drop else "site_incomplete.env")
+    lines = [f"export {k}={v}" for k, v in values.items() if not drop.get(k)]
+    site.write_text("# local test cluster\n" + "\n".join(lines) + "\n")
+    return site
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) -> Path:
+    """Shared storage for the test jobs: Omni-MATH/GSM8K-shaped synthetic data + tiny model."""
+    root = tmp_path_factory.mktemp("jobs_site")
+    model = root / "models" / "tiny"
+    shutil.copytree(tiny_model_dir, model)
+    config = json.loads((model / "config.json").read_text())
+    config["max_position_embeddings"] = 32768  # as Phi-4-reasoning-plus: 1,020 + 31,744 fits
+    (model / "config.json").write_text(json.dumps(config))
+    for name in ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct"):
+        (root / "models" / name).symlink_to(model)
+    for folder in ("omni_math", "gsm8k"):
+        subprocess.run(
+            [
+                sys.executable,
+                str(REPO / "data" / "prepare.py"),
+                "synthetic",
+                "--output",
+                str(root / "data" / folder),
+                "--n",
+                "64",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    write_site(root, tiny_model_dir)
+    write_site(root, tiny_model_dir, CKPT_ROOT=True, LOG_ROOT=True)
+    return root
+
+
+def submit(
+    slurm: Any, script: str, site: Path, *sbatch_args: str, overrides: tuple[str, ...] = (), **env: str
+) -> Job:
+    out_dir = site.parent / "out"
+    out_dir.mkdir(exist_ok=True)
+    environ = dict(slurm.env, SITE_ENV=str(site), **env)
+    environ.pop("SLURM_JOB_ID", None)
+    proc = subprocess.run(
+        [
+            "sbatch",
+            "--parsable",
+            f"--output={out_dir}/%x-%j.log",
+            *sbatch_args,
+            f"jobs/{script}.sh",
+            *overrides,
+        ],
+        env=environ,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, f"sbatch {script} failed: {proc.stderr}"
+    job_id = proc.stdout.strip().split(";")[0]
+    return Job(id=job_id, script=script, log=out_dir / f"{script}-{job_id}.log")
+
+
+def job_info(slurm: Any, job_id: str) -> dict[str, str]:
+    proc = slurm.run(["scontrol", "show", "job", "-o", job_id], check=False, timeout=30)
+    return dict(re.findall(r"(\w+)=(\S*)", proc.stdout))
+
+
+def wait_all(slurm: Any, jobs: list[Job], timeout: float) -> None:
+    """Poll every second until each job reaches a terminal state (requeues are not terminal)."""
+    deadline = time.monotonic() + timeout
+    pending = list(jobs)
+    while pending and time.monotonic() < deadline:
+        for job in list(pending):
+            info = job_info(slurm, job.id)
+            state = info.get("JobState", "")
+            if state in TERMINAL:
+                job.state, job.exit_code = state, info.get("ExitCode", "")
+                job.restarts = int(info.get("Restarts", "0"))
+                pending.remove(job)
+        if pending:
+            time.sleep(1.0)
+    for job in pending:
+        slurm.run(["scancel", job.id], check=False)
+    assert not pending, "jobs did not finish in time: " + "; ".join(
+        f"{j.script} {j.id}:\n{j.text()[-3000:]}" for j in pending
+    )
+
+
+def ray_left(job: Job) -> str:
+    """Processes still running from the job's Ray temp dir (/tmp/ray_<id>_*)."""
+    proc = subprocess.run(["pgrep", "-af", f"/tmp/ray_{job.id}_"], capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
+def stamp(line: str) -> datetime:
+    return datetime.strptime(re.search(r"\[launch (\d\d:\d\d:\d\d)\]", line).group(1), "%H:%M:%S")
+
+
+def trainer_command(job: Job) -> str:
+    lines = [ln for ln in job.text().splitlines() if "trainer command:" in ln]
+    assert len(lines) == 1, job.text()
+    return lines[0].split("trainer command:", 1)[1]
+
+
+# ---------------------------------------------------------------------------- static checks
+def test_job_scripts_accepted_by_sbatch_test_only(local_slurm: Any, site_root: Path) -> None:
+    for script in SCRIPTS:
+        proc = local_slurm.run(["sbatch", "--test-only", f"jobs/{script}.sh"], check=False, cwd=REPO)
+        assert proc.returncode == 0, f"{script}: {proc.stderr}"
+        assert "to start at" in proc.stderr, proc.stderr
+
+
+def test_job_scripts_shellcheck_clean() -> None:
+    scripts = [str(REPO / "jobs" / f"{s}.sh") for s in SCRIPTS] + [
+        str(p) for p in (REPO / "jobs" / "lib").glob("*.sh")
+    ]
+    proc = subprocess.run(
+        ["shellcheck", "-x", "-P", "SCRIPTDIR", *scripts], capture_output=True, text=True, cwd=REPO
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# ---------------------------------------------------------------------------- wave 1: 2 nodes
+@pytest.fixture(scope="module")
+def two_node_runs(local_slurm: Any, site_root: Path) -> dict[str, Job]:
+    """All four job scripts as DRY_RUN=1 on both nodes at once (so also: no port clash)."""
+    site = site_root / "site.env"
+    jobs = {}
+    for script in SCRIPTS:
+        # the preflight (tools/preflight.py) runs in one job per experiment
+        preflight = "1" if script in ("phi4_sglang", "gsm8k_qwen_vllm") else "0"
+        jobs[script] = submit(
+            local_slurm, script, site, "--nodes=2", "--gres=gpu:2", *SHARED, DRY_RUN="1", PREFLIGHT=preflight
+        )
+    wait_all(local_slurm, list(jobs.values()), timeout=400)
+    return jobs
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, script: str) -> None:
+    job = two_node_runs[script]
+    text = job.text()
+    assert job.state == "COMPLETED" and job.exit_code == "0:0", text[-4000:]
+    for node in ("n1", "n2"):
+        assert f"ray_cluster: {node} joined (2 GPU)" in text, text[-3000:]
+        assert re.search(rf"probe {node}: task ran on slurm node {node} .* ok", text), text[-3000:]
+        assert (site_root / "logs" / job.id / f"ray-{node}.log").is_file()
+    assert "all 2 nodes joined, 4 GPUs declared" in text
+    engine = script.rsplit("_", 1)[1]
+    cmd = trainer_command(job)
+    assert "-m verl.trainer.main_ppo" in cmd and f"--config-name={EXPERIMENT[script]}" in cmd
+    assert f" engine={engine} " in cmd and "trainer.nnodes=2 " in cmd and "trainer.n_gpus_per_node=2 " in cmd
+    config = OmegaConf.load(site_root / "logs" / job.id / "config.yaml")
+    assert config.actor_rollout_ref.rollout.name == engine and config.trainer.nnodes == 2
+    assert "dry run: everything but training done" in text
+    assert not ray_left(job), ray_left(job)
+
+
+@pytest.mark.timeout(600)
+def test_concurrent_jobs_use_distinct_ray_ports(two_node_runs: dict[str, Job]) -> None:
+    heads = {s: re.search(r"ray: head n1 at (\S+);", j.text()).group(1) for s, j in two_node_runs.items()}
+    assert len(set(heads.values())) == len(heads), heads
+
+
+@pytest.mark.timeout(600)
+def test_preflight_ran_before_ray(two_node_runs: dict[str, Job]) -> None:
+    text = two_node_runs["phi4_sglang"].text()
+    if not (REPO / "tools" / "preflight.py").exists():
+        assert "preflight: " in text and "not present; skipped" in text
+        return
+    assert "verdict: PASS" in text, text[-4000:]
+    assert text.index("verdict: PASS") < text.index("ray: head")
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("experiment", ["phi4", "gsm8k_qwen"])
+def test_engine_switch_changes_only_the_overlay_in_composed_configs(
+    two_node_runs: dict[str, Job], site_root: Path, experiment: str
+) -> None:
+    def flat(job: Job) -> dict[str, Any]:
+        cfg = OmegaConf.load(site_root / "logs" / job.id / "config.yaml")
+        return dict(_flatten(OmegaConf.to_container(cfg)))
+
+    sg, vl = flat(two_node_runs[f"{experiment}_sglang"]), flat(two_node_runs[f"{experiment}_vllm"])
+    run_names = {
+        two_node_runs[f"{experiment}_{e}"].script + "-" + two_node_runs[f"{experiment}_{e}"].id
+        for e in ("sglang", "vllm")
+    }
+    differing = {k for k in sg.keys() | vl.keys() if sg.get(k) != vl.get(k)}
+    per_run = {k for k in differing if any(name in str(sg.get(k)) + str(vl.get(k)) for name in run_names)}
+    overlay = {
+        "actor_rollout_ref.rollout.name",
+        "actor_rollout_ref.rollout.engine_kwargs.sglang",
+        "actor_rollout_ref.rollout.engine_kwargs.sglang.chunked_prefill_size",
+        # verl's ppo_trainer.yaml interpolates the teacher's engine from rollout.name
+        "distillation.teacher_models.teacher_model.inference.name",
+    }
+    assert "actor_rollout_ref.rollout.name" in differing
+    assert differing - per_run <= overlay, sorted(differing - per_run - overlay)
+
+
+def _flatten(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(node, dict) and node:
+        return [kv for k, v in node.items() for kv in _flatten(v, f"{prefix}.{k}" if prefix else str(k))]
+    return [(prefix, node)]
+
+
+# ---------------------------------------------------------------------------- wave 2: 1 node + failures
+@pytest.fixture(scope="module")
+def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -> dict[str, Job]:
+    site = site_root / "site.env"
+    jobs = {
+        script: submit(local_slurm, script, site, "--gres=gpu:1", *SHARED, DRY_RUN="1", PREFLIGHT="0")
+        for script in SCRIPTS
+    }
+    jobs["never_joins"] = submit(
+        local_slurm,
+        "gsm8k_qwen_sglang",
+        site,
+        "--nodes=2",
+        "--gres=gpu:1",
+        *SHARED,
+        DRY_RUN="1",
+        PREFLIGHT="0",
+        RAY_WAIT_TIMEOUT="15",
+        LAUNCH_FAULT_NEVER_JOIN="n2",
+    )
+    jobs["trainer_fails"] = submit(
+        local_slurm,
+        "phi4_vllm",
+        site,
+        "--gres=gpu:1",
+        *SHARED,
+        DRY_RUN="1",
+        PREFLIGHT="0",
+        TRAINER_CMD="echo stand-in; exit 7",
+    )
+    jobs["missing_site"] = submit(
+        local_slurm, "phi4_sglang", site_root / "site_incomplete.env", "--gres=gpu:1", *SHARED, DRY_RUN="1"
+    )
+    wait_all(local_slurm, list(jobs.values()), timeout=400)
+    return jobs
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_dry_run_one_node(wave_two: dict[str, Job], site_root: Path, script: str) -> None:
+    job = wave_two[script]
+    text = job.text()
+    assert job.state == "COMPLETED" and job.exit_code == "0:0", text[-4000:]
+    assert "ray_cluster: n" in text and "all 1 nodes joined, 1 GPUs declared" in text, text[-3000:]
+    assert re.search(r"probe (n\d): task ran on slurm node \1 .* ok", text)
+    cmd = trainer_command(job)
+    engine = script.rsplit("_", 1)[1]
+    assert (
+        f" engine={engine} " in cmd
+        and "trainer.nnodes=1 " in cmd
+        and f"--config-name={EXPERIMENT[script]}" in cmd
+    )
+    # user overrides would follow the launcher's; the run's checkpoints live under CKPT_ROOT/<experiment>/<run>
+    assert f"trainer.default_local_dir={site_root}/ckpt/{EXPERIMENT[script]}/{script}-{job.id}" in cmd
+    assert not ray_left(job)
+
+
+@pytest.mark.timeout(900)
+def test_worker_that_never_joins_fails_within_the_bound(wave_two: dict[str, Job]) -> None:
+    job = wave_two["never_joins"]
+    text = job.text()
+    assert job.state == "FAILED" and job.exit_code == "3:0", text[-3000:]
+    assert "never joined: n2" in text and "LAUNCH_FAULT_NEVER_JOIN" in text  # named, with its log tail
+    lines = text.splitlines()
+    started = next(ln for ln in lines if "ray: head" in ln)
+    failed = next(ln for ln in lines if "the Ray cluster did not come up" in ln)
+    assert (stamp(failed) - stamp(started)).total_seconds() <= 15 + 30
+    assert not ray_left(job)
+
+
+@pytest.mark.timeout(900)
+def test_trainer_failure_is_the_job_exit_code_and_ray_is_gone(wave_two: dict[str, Job]) -> None:
+    job = wave_two["trainer_fails"]
+    text = job.text()
+    assert job.state == "FAILED" and job.exit_code == "7:0", text[-3000:]
+    assert "stand-in" in text and "trainer: failed (rc 7)" in text
+    assert text.index("ray: stopped on all nodes") > text.index("trainer: failed")
+    assert not ray_left(job)
+
+
+@pytest.mark.timeout(900)
+def test_missing_site_value_fails_at_once(wave_two: dict[str, Job]) -> None:
+    job = wave_two["missing_site"]
+    text = job.text()
+    assert job.state == "FAILED" and job.exit_code == "2:0", text
+    assert "does not set CKPT_ROOT LOG_ROOT" in text and "site_incomplete.env" in text
+    assert "ray:" not in text and "preflight" not in text  # nothing started

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import load_script_module
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "timing"
 
 
 def _load(name: str) -> ModuleType:
     """Load tools/<name>.py by path under its own name, so its sibling imports resolve."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script_module(f"tools/{name}.py", name)
 
 
 @pytest.fixture(scope="module")

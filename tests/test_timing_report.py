@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import load_script_module
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
@@ -22,14 +22,7 @@ VLLM = FIXTURES / "vllm_step3.console.txt"
 
 def _load(name: str) -> ModuleType:
     """Load tools/<name>.py by path under its own name, so its sibling imports resolve."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script_module(f"tools/{name}.py", name)
 
 
 @pytest.fixture(scope="module")

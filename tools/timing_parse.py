@@ -191,6 +191,16 @@ def _add_record(
     stats.records += 1
 
 
+def _count_damaged(stats: ParseStats, where: str, partial: bool, why: str) -> None:
+    """Count a line that cannot be used: a partial last line is 'truncated', else 'unparsable'."""
+    if partial:
+        stats.truncated += 1
+        stats.note(where, "partial last line (no newline), skipped")
+    else:
+        stats.unparsable += 1
+        stats.note(where, why)
+
+
 def read_console(path: Path, steps: dict[int, dict[str, float]], stats: ParseStats) -> int:
     """Add the metrics lines of one console log; returns how many were read."""
     found = 0
@@ -198,18 +208,12 @@ def read_console(path: Path, steps: dict[int, dict[str, float]], stats: ParseSta
         try:
             parsed = parse_console_line(text)
         except DamagedLine as exc:
-            if partial:
-                stats.truncated += 1
-                stats.note(f"{path}:{lineno}", "partial last line (no newline), skipped")
-            else:
-                stats.unparsable += 1
-                stats.note(f"{path}:{lineno}", str(exc))
+            _count_damaged(stats, f"{path}:{lineno}", partial, str(exc))
             continue
         if parsed is None:
             continue
         if partial:  # a metrics line cut off mid-write: its values cannot be trusted
-            stats.truncated += 1
-            stats.note(f"{path}:{lineno}", "partial last line (no newline), skipped")
+            _count_damaged(stats, f"{path}:{lineno}", partial, "")
             continue
         found += 1
         _add_record(steps, parsed[0], parsed[1], stats)
@@ -225,12 +229,7 @@ def read_jsonl(path: Path, steps: dict[int, dict[str, float]], stats: ParseStats
         try:
             step, metrics = parse_jsonl_record(text)
         except DamagedLine as exc:
-            if partial:
-                stats.truncated += 1
-                stats.note(f"{path}:{lineno}", "partial last line (no newline), skipped")
-            else:
-                stats.unparsable += 1
-                stats.note(f"{path}:{lineno}", str(exc))
+            _count_damaged(stats, f"{path}:{lineno}", partial, str(exc))
             continue
         found += 1
         _add_record(steps, step, metrics, stats)

@@ -10,10 +10,11 @@ VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 DEV_STAMP := $(VENV)/.dev-installed
 export PYTHONPATH := $(ROOT)$(if $(PYTHONPATH),:$(PYTHONPATH))
-# The cluster's site file (jobs/site.env.example documents it); targets read DATA_ROOT etc. from it.
-SITE_ENV ?= $(ROOT)/jobs/site.env
+# The cluster's site file: SITE_ENV, else jobs/site.env (jobs/site.env.example documents it).
+# SITE_ENV itself stays unset unless the user sets it: a missing default file is not an error.
+SITE_FILE = $(or $(SITE_ENV),$(ROOT)/jobs/site.env)
 # $(call site_var,NAME): NAME's value after sourcing the site file (empty without the file).
-site_var = $(shell [ -f "$(SITE_ENV)" ] && bash -c 'set +eu; source "$$1" >/dev/null 2>&1; printf "%s" "$${!2:-}"' _ "$(SITE_ENV)" $(1))
+site_var = $(shell [ -f "$(SITE_FILE)" ] && bash -c 'set +eu; source "$$1" >/dev/null 2>&1; printf "%s" "$${!2:-}"' _ "$(SITE_FILE)" $(1))
 
 .PHONY: help dev sysdeps lint shellcheck pytest test demo clean-demo bench
 

@@ -1,6 +1,6 @@
 # Data preparation (issue 4): data/prepare.py -> verl Parquet under $(DATA_ROOT). See docs/data.md.
 # Settings (command line or environment):
-#   DATA_ROOT          output root (default: DATA_ROOT of the site file $(SITE_ENV), else outputs/data): gsm8k/, omni_math/ each get
+#   DATA_ROOT          output root (default: DATA_ROOT of the site file $(SITE_FILE), else outputs/data): gsm8k/, omni_math/ each get
 #                      train.parquet, test.parquet, manifest.json
 #   GSM8K_TRAIN        local GSM8K train file (JSONL/Parquet...); empty: hub openai/gsm8k
 #   GSM8K_TEST         local GSM8K test file; empty: GSM8K_TEST_SIZE (500) random rows of GSM8K_TRAIN,

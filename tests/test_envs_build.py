@@ -84,6 +84,26 @@ def test_prefix_comes_from_the_site_file_unless_given(tmp_path):
     assert missing.returncode != 0 and "nope.env does not exist" in missing.stderr
 
 
+def test_no_site_file_at_all_falls_back_to_home(tmp_path):
+    """Without SITE_ENV and without jobs/site.env the default prefix is used, not an error."""
+    if (REPO_ROOT / "jobs" / "site.env").exists():
+        pytest.skip("this checkout has a jobs/site.env")
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CONDA", "MAMBA", "ENV_PREFIX", "SITE_ENV"))
+    }
+    env.update(HOME=str(tmp_path / "home"), LOG_DIR=str(tmp_path / "logs"), DRY_RUN="1")
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(REPO_ROOT), "env-vllm"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"prefix {tmp_path}/home/envs/verl-vllm" in proc.stdout
+
+
 def test_wheelhouse_install_is_offline(tmp_path):
     wh = tmp_path / "wh"
     proc = run_make("env-vllm", tmp_path, DRY_RUN="1", WHEELHOUSE=str(wh))

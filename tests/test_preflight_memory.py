@@ -108,3 +108,26 @@ def test_resident_actor_state_plus_engine_budget_must_fit():
         phi4_job(param_offload=False, optimizer_offload=False, gpu_memory_utilization=0.9),
     )
     assert any("resident" in e for e in est.errors)
+
+
+def test_sdpa_with_packed_sequences_counts_the_dense_mask():
+    t = 39904
+    packed = mem.estimate(
+        shape("phi4_14b.json"),
+        phi4_job(train_tokens_per_gpu=t, attn_implementation="sdpa", remove_padding=True),
+    )
+    assert packed.per_gpu_gib["train_sdpa_packed_mask"] == pytest.approx(t * t / mem.GIB, abs=0.01)
+    assert any("sdpa" in w and f"{t}x{t}" in w and "flash-attn" in w for w in packed.warnings)
+    flash = mem.estimate(
+        shape("phi4_14b.json"),
+        phi4_job(train_tokens_per_gpu=t, attn_implementation="flash_attention_2", remove_padding=True),
+    )
+    padded = mem.estimate(
+        shape("phi4_14b.json"),
+        phi4_job(train_tokens_per_gpu=t, attn_implementation="sdpa", remove_padding=False),
+    )
+    for est in (flash, padded):
+        assert est.per_gpu_gib["train_sdpa_packed_mask"] == 0.0
+        assert not any("sdpa" in w for w in est.warnings)
+    gap = packed.per_gpu_gib["train_peak"] - flash.per_gpu_gib["train_peak"]
+    assert gap == pytest.approx(t * t / mem.GIB, abs=0.02)

@@ -41,6 +41,11 @@ i.e. ``ppo_max_token_len_per_gpu`` with dynamic batch size, else micro_batch * (
     logits      = T * V * (2 + 4)           (bf16 logits and one fp32 log-softmax buffer)
     This ignores attention score matrices (flash attention does not materialise them) and fused
     kernels; treat it as an order of magnitude, not a promise.
+    sdpa mask   = T * T                     only with ``attn_implementation: sdpa`` and
+                  ``use_remove_padding``: verl packs the micro-batch into one row, transformers
+                  detects the packed sequences from ``position_ids`` and builds a dense
+                  block-causal boolean mask of T x T for SDPA (``masking_utils.sdpa_mask``);
+                  SDPA's masked kernels may also take it as a bf16 bias (2 * T * T, not counted).
 
 Rollout (hybrid engine: the rollout engine shares each GPU with the actor):
     replicas          = n_gpus / (TP * DP_rollout)
@@ -205,6 +210,8 @@ class JobShape:
     rollout_n: int = 1
     max_prompt_length: int = 512
     max_response_length: int = 512
+    attn_implementation: str = "flash_attention_2"
+    remove_padding: bool = False
 
 
 @dataclass
@@ -252,8 +259,10 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
     checkpoints = model.layers * t * h * 2
     recompute = t * (6 * h + 2 * (model.heads + 2 * model.kv_heads) * hd + 4 * inter) * 2
     logits = t * model.vocab * (2 + 4)
+    packed_sdpa = job.remove_padding and job.attn_implementation == "sdpa"
+    sdpa_mask = t * t if packed_sdpa else 0
     on_gpu_states = 0.0 if job.offload_policy else weights + grads + adam
-    train_peak = on_gpu_states + gathered + checkpoints + recompute + logits
+    train_peak = on_gpu_states + gathered + checkpoints + recompute + logits + sdpa_mask
 
     # --- rollout phase ---
     tp, dp = max(1, job.rollout_tp), max(1, job.rollout_dp)
@@ -283,6 +292,7 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
         "train_activation_checkpoints": _gib(checkpoints),
         "train_layer_recompute": _gib(recompute),
         "train_logits": _gib(logits),
+        "train_sdpa_packed_mask": _gib(sdpa_mask),
         "train_peak": _gib(train_peak),
         "rollout_budget": _gib(budget),
         "rollout_weights": _gib(serve_weights),
@@ -311,6 +321,14 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
             f"training-phase peak estimate {_gib(train_peak)} GiB per GPU > {job.gpu_mem_gib} GiB "
             f"(activations at {t} tokens/GPU: {_gib(checkpoints + recompute + logits)} GiB): lower "
             "actor.ppo_max_token_len_per_gpu or the micro batch"
+        )
+    if sdpa_mask >= GIB:
+        warnings.append(
+            f"attn_implementation=sdpa with use_remove_padding: transformers builds a dense {t}x{t} "
+            f"block-causal mask per micro-batch ({_gib(sdpa_mask)} GiB, more if SDPA takes it as a "
+            "bf16 bias) and SDPA cannot use its flash kernel with it: build flash-attn "
+            "(FLASH_ATTN=1 make env-vllm; the launcher then switches to flash_attention_2) or lower "
+            "actor.ppo_max_token_len_per_gpu"
         )
     if serve_weights > budget:
         errors.append(

@@ -280,10 +280,13 @@ def render_table(info: dict[str, Any], report: Any, seconds: float) -> str:
     mem = report.memory
     if mem:
         g = mem["per_gpu_gib"]
+        activations = g["train_activation_checkpoints"] + g["train_layer_recompute"] + g["train_logits"]
+        mask = g.get("train_sdpa_packed_mask", 0.0)
         lines.append(
             f"  memory/GPU (GiB): train weights {g['train_weights']} + grads {g['train_grads']} + Adam "
-            f"{g['train_adam']} + activations ~{round(g['train_activation_checkpoints'] + g['train_layer_recompute'] + g['train_logits'], 2)}"
-            f" = {g['train_peak']}; rollout weights {g['rollout_weights']} + KV {g['rollout_kv_cache']}"
+            f"{g['train_adam']} + gathered layers {g['train_gathered_layers']} + activations ~{round(activations, 2)}"
+            + (f" + sdpa mask {mask}" if mask else "")
+            + f" = {g['train_peak']}; rollout weights {g['rollout_weights']} + KV {g['rollout_kv_cache']}"
             f" (+ actor resident {g['actor_resident_during_rollout']}) of {g['gpu_total']}"
         )
     if report.errors:

@@ -406,6 +406,11 @@ def check_memory(ctx: Context) -> None:
         rollout_n=int(sel(cfg, f"{rollout}.n", 1)),
         max_prompt_length=prompt,
         max_response_length=response,
+        attn_implementation=str(
+            sel(cfg, "actor_rollout_ref.model.override_config.attn_implementation", None)
+            or "flash_attention_2"
+        ),
+        remove_padding=bool(sel(cfg, "actor_rollout_ref.model.use_remove_padding", False)),
     )
     est = estimate(shape, job)
     ctx.report.memory = est.to_dict()

@@ -16,20 +16,10 @@ if str(DATA_DIR) not in sys.path:
     sys.path.insert(0, str(DATA_DIR))
 
 import prepare  # noqa: E402
+from conftest import load_script_module  # noqa: E402
 
-
-def _load_check_by_path():  # how the preflight tool loads it
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_dc_by_path", DATA_DIR / "dataset_check.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["_dc_by_path"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-dataset_check = _load_check_by_path()
+# by file path, the way the preflight tool loads it
+dataset_check = load_script_module("data/dataset_check.py", "_dc_by_path")
 
 
 def good_row(i: int, gt: str = "7") -> dict:

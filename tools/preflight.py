@@ -210,6 +210,7 @@ def _run_checks(
 
     overrides, notes = build_overrides(engine, nodes, list(args.overrides))
     info["overrides"] = overrides
+    check_attention(report, info, overrides)
     try:
         with pcheck.quiet():
             cfg = pconf.compose_job(config_dir, experiment, overrides)
@@ -262,6 +263,30 @@ def _run_checks(
             label = check.__name__.removeprefix("check_").replace("_", " ")
             report.error(label, f"could not run this check ({type(exc).__name__}: {exc})")
     return info, report
+
+
+ATTN_KEY = "model.override_config.attn_implementation="
+
+
+def check_attention(report: Any, info: dict[str, Any], overrides: list[str]) -> None:
+    """The attention implementation the launcher passes (jobs/lib/attention.py: ATTN_IMPLEMENTATION
+    or an override, verified; else what transformers will really use here), loaded in this env."""
+    from jobs.lib import attention
+
+    requested = next((o.split("=", 1)[1] for o in reversed(overrides) if ATTN_KEY in o), None)
+    try:
+        choice = attention.choose(requested)
+    except attention.AttentionError as exc:
+        info["attention"] = {"implementation": None, "reason": str(exc)}
+        report.error("attention", str(exc))
+        return
+    info["attention"] = {"implementation": choice.implementation, "reason": choice.reason}
+    try:
+        loaded = attention.verify(choice.implementation)
+    except attention.AttentionError as exc:
+        report.error("attention", f"{choice.implementation} ({choice.reason}), but {exc}")
+        return
+    report.ok("attention", f"{choice.implementation} ({choice.reason}); {loaded}")
 
 
 _MARK = {"ok": "ok", "warn": "WARN", "error": "ERROR", "skip": "skip"}

@@ -37,7 +37,9 @@ def install_layout(root: Path, kind: str) -> Path:
         (site / rel).write_text("flash_attn_func = flash_attn_varlen_func = None\n")
     info = site / f"{dist}-{version}.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist.replace('_', '-')}\nVersion: {version}\n")
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {dist.replace('_', '-')}\nVersion: {version}\n"
+    )
     (info / "RECORD").write_text("".join(f"{rel},,\n" for rel in files) + f"{info.name}/METADATA,,\n")
     return site
 
@@ -93,7 +95,8 @@ def test_reasons_say_why_flash_attn_is_not_used(tmp_path):
         "flash-attn-2.3.0": "older than 2.3.3",
     }.items():
         out = run_py(
-            "from jobs.lib import attention; print(attention.choose().reason)", install_layout(tmp_path, layout)
+            "from jobs.lib import attention; print(attention.choose().reason)",
+            install_layout(tmp_path, layout),
         )
         assert words in out, (layout, out)
 
@@ -137,7 +140,9 @@ def test_explicit_request_that_cannot_load_fails_with_the_reason(tmp_path, value
 
 def test_requested_flash_attention_2_whose_import_fails_is_caught(tmp_path):
     site = install_layout(tmp_path, "flash-attn-2.8.3")
-    (site / "flash_attn" / "bert_padding.py").write_text("raise ImportError('libcudart.so.13: cannot open')\n")
+    (site / "flash_attn" / "bert_padding.py").write_text(
+        "raise ImportError('libcudart.so.13: cannot open')\n"
+    )
     out = cli("--verify", pythonpath=site, ATTN_IMPLEMENTATION="flash_attention_2")
     assert out.returncode == 1 and "libcudart.so.13" in out.stderr, out.stderr
 
@@ -153,7 +158,14 @@ def preflight_json(site: Site, pythonpath: Path, *args: str, **env: str) -> tupl
     environ["PYTHONPATH"] = str(pythonpath)
     environ.update(env)
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "tools" / "preflight.py"), "gsm8k_qwen", "--engine", "sglang", *args],
+        [
+            sys.executable,
+            str(REPO_ROOT / "tools" / "preflight.py"),
+            "gsm8k_qwen",
+            "--engine",
+            "sglang",
+            *args,
+        ],
         capture_output=True,
         text=True,
         env=environ,

@@ -155,12 +155,13 @@ def site(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, shared_
 
 def preflight_json(site: Site, pythonpath: Path, *args: str, **env: str) -> tuple[int, dict]:
     environ = {"PATH": "/usr/bin:/bin", "SITE_ENV": str(site.site_env), "HOME": str(site.root)}
-    environ["PYTHONPATH"] = str(pythonpath)
+    environ["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{REPO_ROOT}"
     environ.update(env)
     proc = subprocess.run(
         [
             sys.executable,
-            str(REPO_ROOT / "tools" / "preflight.py"),
+            "-m",
+            "tools.preflight",
             "gsm8k_qwen",
             "--engine",
             "sglang",

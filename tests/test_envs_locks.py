@@ -8,11 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, load_script_module
+from conftest import REPO_ROOT
+
+from envs import check_env
 
 ENVS = REPO_ROOT / "envs"
 ENGINES = ("sglang", "vllm")
-check_env = load_script_module("tools/check_env.py", "check_env")
 
 
 def pins(engine: str) -> dict[str, str]:
@@ -101,7 +102,7 @@ HASH_PREFIX = "# inputs-sha256: "
 
 def inputs_hash(root: Path, engine: str) -> str:
     proc = subprocess.run(
-        ["bash", str(root / "tools" / "build_env.sh"), "inputs-hash", engine],
+        ["bash", str(root / "envs" / "build.sh"), "inputs-hash", engine],
         capture_output=True,
         text=True,
         check=False,
@@ -138,9 +139,7 @@ def test_lock_was_resolved_from_the_current_inputs(engine):
 )
 def test_editing_any_resolution_input_invalidates_the_lock(tmp_path, engine, edited):
     """A copy of the repo's envs/ and build script: one changed byte in an input changes the hash."""
-    (tmp_path / "tools").mkdir()
-    shutil.copy2(REPO_ROOT / "tools" / "build_env.sh", tmp_path / "tools" / "build_env.sh")
-    shutil.copytree(ENVS, tmp_path / "envs")
+    shutil.copytree(ENVS, tmp_path / "envs", ignore=shutil.ignore_patterns("__pycache__"))
     before = inputs_hash(tmp_path, engine)
     assert before == recorded_hash(ENVS / f"{engine}.lock")
     with (tmp_path / edited).open("a", encoding="utf-8") as fh:

@@ -226,6 +226,10 @@ def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, scrip
     config = OmegaConf.load(site_root / "logs" / job.id / "config.yaml")
     assert config.actor_rollout_ref.rollout.name == engine and config.trainer.nnodes == 2
     assert "dry run: everything but training done" in text
+    # the attention choice is made and logged in dry runs too, and passed to verl (issue 12 item 1)
+    assert re.search(r"attention: sdpa \(flash-attn is not installed .*provides it\)", text), text[-3000:]
+    assert config.actor_rollout_ref.model.override_config.attn_implementation == "sdpa"
+    assert "holds no env; using the dev env" in text  # the site file names no engine env here
     assert not ray_left(job), ray_left(job)
 
 

@@ -217,6 +217,10 @@ def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, scrip
     for node in ("n1", "n2"):
         assert f"ray_cluster: {node} joined (2 GPU)" in text, text[-3000:]
         assert re.search(rf"probe {node}: task ran on slurm node {node} .* ok", text), text[-3000:]
+        # the probe loads the job's stack on every node: no engine in the dev env, the attention backend
+        assert re.search(
+            rf"probe {node}: torch \S+, transformers \S+, verl 0\.9\.1, ray \S+, attention sdpa \(", text
+        )
         assert (site_root / "logs" / job.id / f"ray-{node}.log").is_file()
     assert "all 2 nodes joined, 4 GPUs declared" in text
     engine = script.rsplit("_", 1)[1]

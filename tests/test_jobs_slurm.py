@@ -23,7 +23,11 @@ from omegaconf import OmegaConf
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ("phi4_sglang", "phi4_vllm", "gsm8k_qwen_sglang", "gsm8k_qwen_vllm")
+# one-node jobs (70B LoRA on 8 GPUs): accepted by sbatch and dry-run on one node only
+ONE_NODE_SCRIPTS = ("r1distill70b_lora_sglang", "r1distill70b_lora_vllm")
 EXPERIMENT = {
+    "r1distill70b_lora_sglang": "r1distill70b_lora",
+    "r1distill70b_lora_vllm": "r1distill70b_lora",
     "phi4_sglang": "phi4_omni_math",
     "phi4_vllm": "phi4_omni_math",
     "gsm8k_qwen_sglang": "gsm8k_qwen",
@@ -82,7 +86,7 @@ def site_root(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) ->
     config = json.loads((model / "config.json").read_text())
     config["max_position_embeddings"] = 32768  # as Phi-4-reasoning-plus: 1,020 + 31,744 fits
     (model / "config.json").write_text(json.dumps(config))
-    for name in ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct"):
+    for name in ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct", "DeepSeek-R1-Distill-Llama-70B"):
         (root / "models" / name).symlink_to(model)
     for folder in ("omni_math", "gsm8k"):
         subprocess.run(
@@ -176,14 +180,14 @@ def trainer_command(job: Job) -> str:
 
 # ---------------------------------------------------------------------------- static checks
 def test_job_scripts_accepted_by_sbatch_test_only(local_slurm: Any, site_root: Path) -> None:
-    for script in SCRIPTS:
+    for script in SCRIPTS + ONE_NODE_SCRIPTS:
         proc = local_slurm.run(["sbatch", "--test-only", f"jobs/{script}.sh"], check=False, cwd=REPO)
         assert proc.returncode == 0, f"{script}: {proc.stderr}"
         assert "to start at" in proc.stderr, proc.stderr
 
 
 def test_job_scripts_shellcheck_clean() -> None:
-    scripts = [str(REPO / "jobs" / f"{s}.sh") for s in SCRIPTS] + [
+    scripts = [str(REPO / "jobs" / f"{s}.sh") for s in SCRIPTS + ONE_NODE_SCRIPTS] + [
         str(p) for p in (REPO / "jobs" / "lib").glob("*.sh")
     ]
     proc = subprocess.run(
@@ -283,6 +287,11 @@ def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -
         script: submit(local_slurm, script, site, "--gres=gpu:1", *SHARED, DRY_RUN="1", PREFLIGHT="0")
         for script in SCRIPTS
     }
+    for script in ONE_NODE_SCRIPTS:  # the vLLM one also runs preflight inside the job
+        preflight = "1" if script.endswith("_vllm") else "0"
+        jobs[script] = submit(
+            local_slurm, script, site, "--gres=gpu:1", *SHARED, DRY_RUN="1", PREFLIGHT=preflight
+        )
     jobs["never_joins"] = submit(
         local_slurm,
         "gsm8k_qwen_sglang",
@@ -313,7 +322,7 @@ def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.parametrize("script", SCRIPTS + ONE_NODE_SCRIPTS)
 def test_dry_run_one_node(wave_two: dict[str, Job], site_root: Path, script: str) -> None:
     job = wave_two[script]
     text = job.text()

@@ -141,6 +141,7 @@ def check_verl_rules(ctx: Context) -> None:
                 omega_conf_to_dataclass(sel(cfg, section))
         except Exception as exc:
             r.error(name, f"{section}: verl's config dataclass rejects it: {_msg(exc)}")
+    note = ""
     try:
         with quiet():
             validate_config(config=cfg, use_reference_policy=use_ref, use_critic=use_critic)
@@ -148,11 +149,9 @@ def check_verl_rules(ctx: Context) -> None:
         if not _engine_missing(exc):
             r.error(name, f"verl's validate_config: {_msg(exc)}")
         else:
-            # Only the vLLM LoRA-rank check imports the engine; run the rest without LoRA.
-            r.warn(
-                name,
-                "verl's vLLM LoRA-rank check needs vllm, which is not installed here; it runs in the job",
-            )
+            # Only the vLLM LoRA-rank check imports the engine; run the rest without LoRA. The
+            # same rule (vLLM's allowed ranks) is applied by check_lora without vllm.
+            note = "; vLLM's LoRA-rank rule checked by the lora check (vllm is not installed here)"
             trial = copy.deepcopy(cfg)
             with open_dict(trial):
                 trial.actor_rollout_ref.model.lora_rank = 0
@@ -162,7 +161,7 @@ def check_verl_rules(ctx: Context) -> None:
                     validate_config(config=trial, use_reference_policy=use_ref, use_critic=use_critic)
             except Exception as exc2:
                 r.error(name, f"verl's validate_config: {_msg(exc2)}")
-    r.ok(name, f"dataclasses + validate_config (reference policy: {use_ref}, critic: {use_critic})")
+    r.ok(name, f"dataclasses + validate_config (reference policy: {use_ref}, critic: {use_critic}){note}")
 
 
 def _engine_missing(exc: BaseException) -> bool:

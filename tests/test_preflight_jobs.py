@@ -84,9 +84,9 @@ def site(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, shared_
     return make_site(tmp_path_factory.mktemp("preflight_site"), tiny_model_dir, shared_fixtures)
 
 
-# What a cluster's checkpoint filesystem offers (CI's disk cannot hold a 176 GB Phi-4 checkpoint);
-# tests of the disk check itself pass real_disk=True.
-CLUSTER_FS_FREE = 50 * 10**12
+# What a cluster's checkpoint filesystem offers (CI's disk cannot hold a 176 GB Phi-4 checkpoint),
+# given the way a site does (CKPT_FREE_GB); tests of the disk check itself pass real_disk=True.
+CLUSTER_FS_FREE_GB = "50000"
 # A typical 8 x H100 node (DGX H100: 2 TB); tests of the host-RAM check set NODE_MEM_GB themselves.
 NODE_MEM_GB = "2000"
 
@@ -96,7 +96,7 @@ def run(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     *argv: str,
-    real_disk: bool = False,
+    real_disk: bool | None = False,
     node_mem_gb: str | None = NODE_MEM_GB,
 ):
     """preflight in-process (verl is imported once per session); returns (exit code, JSON)."""
@@ -105,15 +105,10 @@ def run(
         monkeypatch.delenv("NODE_MEM_GB", raising=False)
     else:
         monkeypatch.setenv("NODE_MEM_GB", node_mem_gb)
-    if not real_disk:
-        from tools.preflight import capacity
-
-        real = shutil.disk_usage
-
-        def cluster_fs(path):
-            return real(path)._replace(free=CLUSTER_FS_FREE)
-
-        monkeypatch.setattr(capacity.shutil, "disk_usage", cluster_fs)
+    if real_disk:
+        monkeypatch.delenv("CKPT_FREE_GB", raising=False)
+    elif real_disk is False:  # None: leave CKPT_FREE_GB as the test set it
+        monkeypatch.setenv("CKPT_FREE_GB", CLUSTER_FS_FREE_GB)
     for var in (
         "SLURM_JOB_ID",
         "SLURM_JOB_NUM_NODES",

@@ -126,6 +126,11 @@ def test_checkpoint_disk_against_the_real_filesystem(site, monkeypatch, capsys):
     msgs = errors_of(out, "checkpoint disk")
     assert msgs and f"175.9 GB each x {keep} kept + 1 being written" in msgs[0]
     assert out["memory"]["node"]["disk_free_gb"] == pytest.approx(free_gb, rel=0.05)
+    # a quota smaller than the filesystem: the site says so with CKPT_FREE_GB
+    monkeypatch.setenv("CKPT_FREE_GB", "300")
+    code, out = run(site, monkeypatch, capsys, job("phi4_vllm"), real_disk=None)
+    assert code == 1
+    assert any("527.7 GB" in e and "CKPT_FREE_GB" in e for e in errors_of(out, "checkpoint disk"))
 
 
 @pytest.mark.slow

@@ -4,7 +4,8 @@ checkpoint disk (``node.py``), all from the composed job config and the model's 
 The node's RAM comes from, in order: ``NODE_MEM_GB`` (environment or site file), Slurm's
 ``SLURM_MEM_PER_NODE`` inside a job (MiB), the smallest ``RealMemory`` that ``sinfo`` reports
 (MiB; the job scripts ask for ``--mem=0``, the whole node). The checkpoint filesystem's free space
-is read at ``trainer.default_local_dir`` (its nearest existing parent).
+is read at ``trainer.default_local_dir`` (its nearest existing parent), or taken from ``CKPT_FREE_GB``
+(environment or site file) where a quota, not the filesystem, is the limit.
 """
 
 from __future__ import annotations
@@ -242,13 +243,21 @@ def _check_disk(ctx: Context, ckpt_gb: float, count: int, need_gb: float) -> Non
     existing = Path(d)
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
-    free_gb = shutil.disk_usage(existing).free / GB
+    quota = ctx.env.get("CKPT_FREE_GB")
+    if quota:
+        try:
+            free_gb, where = float(quota), f"CKPT_FREE_GB for {existing}"
+        except ValueError:
+            r.error(name, f"CKPT_FREE_GB={quota!r} is not a number of GB (e.g. CKPT_FREE_GB=5000)")
+            return
+    else:
+        free_gb, where = shutil.disk_usage(existing).free / GB, str(existing)
     ctx.report.memory["node"]["disk_free_gb"] = round(free_gb, 1)
     kept = f"{count - 1} kept + 1 being written" if count else "verl keeps every checkpoint (count: 1)"
     if need_gb > free_gb:
         r.error(
             name,
-            f"checkpoints need {need_gb} GB ({ckpt_gb} GB each x {kept}) but {existing} has "
+            f"checkpoints need {need_gb} GB ({ckpt_gb} GB each x {kept}) but {where} has "
             f"{free_gb:.0f} GB free: the first save that does not fit fails the run. Free space, point "
             "CKPT_ROOT elsewhere, lower trainer.max_actor_ckpt_to_keep"
             + (" or set actor.checkpoint.save_lora_only=true" if lora_rank_of(ctx.cfg) else ""),
@@ -257,6 +266,6 @@ def _check_disk(ctx: Context, ckpt_gb: float, count: int, need_gb: float) -> Non
         r.warn(
             name,
             f"trainer.max_actor_ckpt_to_keep is unset: verl keeps every checkpoint ({ckpt_gb} GB each, "
-            f"{free_gb:.0f} GB free in {existing})",
+            f"{free_gb:.0f} GB free in {where})",
         )
-    r.ok(name, f"{ckpt_gb} GB per checkpoint x {kept} = {need_gb} GB; {free_gb:.0f} GB free in {existing}")
+    r.ok(name, f"{ckpt_gb} GB per checkpoint x {kept} = {need_gb} GB; {free_gb:.0f} GB free in {where}")

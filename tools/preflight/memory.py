@@ -526,9 +526,15 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
             )
         )
     elif peak > gpu:
+        full_ft = ""
+        if not job.lora and weights + grads + adam > 0.5 * gpu:
+            full_ft = (
+                f" (a full fine-tune: weights+grads+Adam alone are {_gib(weights + grads + adam)} GiB per GPU; "
+                "LoRA trains an adapter instead: actor_rollout_ref.model.lora_rank)"
+            )
         errors.append(
             f"estimated peak {_gib(peak)} GiB per GPU in the {peak_phase} phase > {job.gpu_mem_gib} GiB "
-            f"of HBM ({_phase_terms(peak_phase, per_gpu)}): {_phase_advice(peak_phase, job)}"
+            f"of HBM ({_phase_terms(peak_phase, per_gpu)}): {_phase_advice(peak_phase, job)}{full_ft}"
         )
     elif peak > WARN_FRACTION * gpu:
         warnings.append(

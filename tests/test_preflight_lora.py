@@ -64,6 +64,13 @@ def test_70b_without_lora_on_one_node_fails_with_the_memory_named(site, monkeypa
     assert any("131.42 GiB per GPU" in m and "70.55B params x 16 bytes" in m and "LoRA" in m for m in msgs), (
         msgs
     )
+    # only lora_rank=0 (bf16 weights, grads and Adam: 8 bytes x 70.55e9 / 8 = 65.71 GiB per GPU)
+    code, out = run(
+        site, monkeypatch, capsys, job("r1distill70b_lora_vllm"), "actor_rollout_ref.model.lora_rank=0"
+    )
+    assert code == 1
+    msgs = errors_of(out, "memory")
+    assert any("> 79.6 GiB of HBM" in m and "full fine-tune" in m and "65.71 GiB" in m for m in msgs), msgs
 
 
 @pytest.mark.slow

@@ -322,3 +322,23 @@ def test_warns_above_88_percent_and_errors_above_the_gpu():
     assert any("estimated peak" in w and "ppo_max_token_len_per_gpu" in w for w in at[32768].warnings)
     assert at[39904].peak_fraction > 1
     assert any("estimated peak" in e and "training phase" in e for e in at[39904].errors)
+
+
+def test_weight_sync_and_log_prob_phases():
+    est = mem.estimate(
+        shape("phi4_14b.json"), phi4_job(train_tokens_per_gpu=32768, logprob_tokens_per_gpu=16384)
+    )
+    g = est.per_gpu_gib
+    # sync: fp32 actor shard P x 4 / 8 + bf16 engine weights P x 2 / TP 2 + one 2048 MiB bucket
+    #       + CUDA graphs 2 + two contexts 1.1 each
+    assert g["weight_sync_peak"] == pytest.approx(
+        P_PHI4 * 4 / 8 / GIB + P_PHI4 * 2 / 2 / GIB + 2 + 2 + 2.2, abs=0.02
+    )
+    # old log-probs at 16,384 tokens: actor shard + 2 gathered bf16 layers + one layer's temporaries
+    # (16384 x 117,760 x 2 B) + logits (16384 x 100,352 x 6 B) + sleeping engine 2 + contexts 2.2
+    per_token_layer = (6 * 5120 + 2 * (40 + 20) * 128 + 4 * 17920) * 2
+    expected = (
+        (P_PHI4 * 4 / 8 + 2 * 340_797_440 * 2 + 16384 * per_token_layer + 16384 * 100352 * 6) / GIB + 2 + 2.2
+    )
+    assert g["actor_logprob_peak"] == pytest.approx(expected, abs=0.02)
+    assert est.peak_phase == "training" and est.peak_gib == g["train_peak"]

@@ -9,7 +9,8 @@ Composes the experiment exactly as the launcher does (``jobs/configs/<experiment
 keys, verl's own config validation, the allocation, rollout parallelism, batch-size divisibility,
 GRPO/KL settings, lengths against the model's context, the model dir, the train/val Parquet files
 (``dataprep/check.py``), the reward (loaded through verl and run on a real train row), the
-checkpoint dir, engine rules, and a GPU-memory estimate (``tools/preflight/memory.py``).
+checkpoint dir, engine and LoRA rules, a per-GPU memory estimate by phase (``memory.py``), and
+host RAM per node and checkpoint disk (``node.py``; checks in ``capacity.py``).
 
 Paths in the configs come from the site file (``jobs/site.env``, or ``SITE_ENV=PATH``), which is
 sourced the way the launcher sources it. Exit status: 0 when there is no error (warnings allowed),

@@ -34,8 +34,10 @@ def warnings_of(out: dict, check: str) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("script", LORA_JOBS)
-def test_70b_lora_job_fits_one_node(site, monkeypatch, capsys, script):
-    code, out = run(site, monkeypatch, capsys, job(script))
+def test_70b_lora_job_fits_one_node(site, monkeypatch, capsys, script, tmp_path):
+    png = tmp_path / "memory.png"
+    code, out = run(site, monkeypatch, capsys, job(script), "--plot", str(png))
+    assert png.read_bytes()[:4] == b"\x89PNG"
     assert code == 0, out["errors"]
     mem = out["memory"]
     assert mem["params_billion"] == pytest.approx(70.554, abs=0.001)

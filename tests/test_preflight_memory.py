@@ -342,3 +342,22 @@ def test_weight_sync_and_log_prob_phases():
     )
     assert g["actor_logprob_peak"] == pytest.approx(expected, abs=0.02)
     assert est.peak_phase == "training" and est.peak_gib == g["train_peak"]
+
+
+@pytest.mark.parametrize("engine", ["vllm", "sglang"])
+def test_plot_stacks_add_up_to_each_phase_and_draw(tmp_path, engine):
+    from tools.preflight import plot
+
+    est = mem.estimate(shape("llama3_70b.json"), llama70b_lora_job(engine=engine)).to_dict()
+    stacks = plot.phase_stacks(est)
+    g = est["per_gpu_gib"]
+    for phase, key in (
+        ("training", "train_peak"),
+        ("rollout", "rollout_peak"),
+        ("log-prob", "actor_logprob_peak"),
+        ("weight sync", "weight_sync_peak"),
+    ):
+        assert sum(stacks[phase].values()) == pytest.approx(g[key], abs=0.05), phase
+    out = plot.draw(est, tmp_path / "sub" / "memory.png", "70B LoRA")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+    assert [p.name for p in out.parent.iterdir()] == ["memory.png"]  # no temp file left

@@ -2,7 +2,7 @@
 """Check a GRPO job before it waits in the queue.
 
     python -m tools.preflight JOB_SCRIPT_OR_EXPERIMENT [--engine sglang|vllm] [--nodes N] [--json]
-                              [--gpu-mem-gib G] [overrides ...]
+                              [--gpu-mem-gib G] [--plot PNG] [overrides ...]
 
 Composes the experiment exactly as the launcher does (``jobs/configs/<experiment>.yaml``,
 ``engine=<name>``, the overrides) against the installed verl, then checks: unknown and legacy
@@ -350,6 +350,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--nodes", type=int, help="nodes of the allocation (default: Slurm's, or #SBATCH --nodes)"
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
+    parser.add_argument("--plot", metavar="PNG", help="draw the per-GPU memory estimate by phase to this PNG")
     parser.add_argument(
         "--gpu-mem-gib",
         type=float,
@@ -380,6 +381,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(exc.code, file=sys.stderr)
             return 1
         raise
+    if args.plot and report.memory.get("per_gpu_gib"):
+        from tools.preflight import plot
+
+        title = (
+            f"{info.get('experiment')} (engine={info.get('engine') or 'default'}): memory per GPU by phase"
+        )
+        plot.draw(report.memory, Path(args.plot), title)
     seconds = time.monotonic() - start
     if args.json:
         out = {

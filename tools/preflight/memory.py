@@ -51,9 +51,10 @@ Rollout (hybrid engine: the engine shares each GPU with the actor):
     replicas        = n_gpus / (TP*DP)
     serving weights = P*2/TP (bf16, sharded by TP)
     engine budget   = gpu_memory_utilization * GPU (vLLM's gpu_memory_utilization, SGLang's
-                      mem_fraction_static): weights + KV cache + (vLLM) profiled activations
-    kv per GPU      = budget - serving weights - ENGINE_ACTIVATION_GIB - LoRA slots (P_lora(r')*2,
-                      r' = the engine's max_lora_rank)
+                      mem_fraction_static): weights + KV cache, and for vLLM its profiled activations
+    kv per GPU      = budget - serving weights - LoRA slots (P_lora(r')*2, r' = the engine's
+                      max_lora_rank) - ENGINE_ACTIVATION_GIB for vLLM; SGLang's activations sit
+                      outside mem_fraction_static and add to its rollout peak instead
     CUDA graphs     = ENGINE_CUDA_GRAPHS_GIB outside the budget (SGLang captures them after sizing its
                       pools; vLLM's sleep-mode pools hold only weights and KV), 0 with ``enforce_eager``
     Generation is serialised when the in-flight tokens (train_batch_size*n/replicas sequences of
@@ -100,7 +101,7 @@ GB = 1e9
 DEFAULT_GPU_MEM_GIB = 79.6
 # Warn above this share of HBM: fragmentation and kernel workspaces are not in the estimate.
 WARN_FRACTION = 0.88
-# Inside the engine's budget: vLLM's profiled activation peak / SGLang's reserved scratch, sampler.
+# The engine's forward activations and sampler: inside vLLM's budget, outside SGLang's static fraction.
 ENGINE_ACTIVATION_GIB = 1.0
 # Outside the budget and kept while the engine sleeps (see the module docstring).
 ENGINE_CUDA_GRAPHS_GIB = 2.0
@@ -435,7 +436,9 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
     if job.lora_adapter_mode:
         engine_rank = vllm_lora_rank(job.lora_rank) if job.engine == "vllm" else job.lora_rank
         lora_slots = model.lora_params(engine_rank, job.lora_targets, job.lora_exclude) * 2
-    kv_gpu = max(0.0, budget - serve_weights - ENGINE_ACTIVATION_GIB * GIB - lora_slots)
+    engine_act = ENGINE_ACTIVATION_GIB * GIB
+    act_inside = engine_act if job.engine != "sglang" else 0.0
+    kv_gpu = max(0.0, budget - serve_weights - act_inside - lora_slots)
     # A replica spans tp*dp GPUs; each DP rank holds its own cache, TP ranks split the heads.
     kv_tokens_replica = int(kv_gpu // kv_tok_gpu) * dp if kv_tok_gpu else 0
     seq_len = job.max_prompt_length + job.max_response_length
@@ -446,7 +449,7 @@ def estimate(model: ModelShape, job: JobShape) -> MemoryEstimate:
     resident_weights = 0.0 if (job.param_offload or job.offload_policy) else weights
     resident_adam = 0.0 if (job.optimizer_offload or job.offload_policy) else adam
     resident = resident_weights + resident_adam
-    rollout_peak = budget + graphs + engine_ctx + worker_ctx + resident
+    rollout_peak = budget + (engine_act - act_inside) + graphs + engine_ctx + worker_ctx + resident
 
     # --- log-prob phases (old log-probs with the actor; reference with its own weights on CPU) ---
     tl = job.logprob_tokens_per_gpu or t

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 from test_jobs_slurm import SHARED, submit, wait_all
-from test_preflight_jobs import Site, make_site
+from test_preflight_jobs import CLUSTER_FS_FREE_GB, NODE_MEM_GB, Site, make_site
 
 pytestmark = [pytest.mark.engine_stack, pytest.mark.slow, pytest.mark.timeout(3600)]
 
@@ -280,6 +280,9 @@ def test_preflight_passes_in_the_engine_env(engine_env, site, experiment):
             "--json",
         ],
         SITE_ENV=str(site.site_env),
+        # a cluster's checkpoint filesystem and node RAM, as test_preflight_jobs gives them
+        CKPT_FREE_GB=CLUSTER_FS_FREE_GB,
+        NODE_MEM_GB=NODE_MEM_GB,
     )
     out = json.loads(proc.stdout)
     assert proc.returncode == 0 and out["ok"], out["errors"]

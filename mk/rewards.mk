@@ -5,6 +5,6 @@ BENCH_REWARD_DATA ?=
 
 .PHONY: bench-reward bench
 bench-reward: $(DEV_STAMP) ## reward agreement/speed vs math-verify per set, 16-thread latency, Phi-4 (PNG in outputs/)
-	$(PY) '$(ROOT)/tools/bench_reward.py' $(if $(BENCH_REWARD_DATA),--data '$(BENCH_REWARD_DATA)') $(BENCH_REWARD_ARGS)
+	$(PY) -m tools.bench.reward $(if $(BENCH_REWARD_DATA),--data '$(BENCH_REWARD_DATA)') $(BENCH_REWARD_ARGS)
 
 bench: bench-reward

@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""Reward benchmark (``make bench-reward``): our rewards vs straightforward baselines, same process,
+same inputs; prints ratios (not a test, no pass/fail).
+
+(a) Phi-4 reward on synthetic 20,000-word ``<think>`` responses vs a straightforward
+    implementation (sympy ``parse_latex(..., backend="lark")`` on both sides per call compared with
+    ``==``, whitespace-split 5-grams counted with ``collections.Counter``).
+(b) ``is_equivalent`` over a mixed set of labelled answer pairs (real GSM8K / Omni-MATH answers in
+    several surface forms, plus hand-made equivalent / different forms) vs
+    ``math_verify.parse`` + ``math_verify.verify``: time and agreement with the labels.
+(c) p99 latency per pair and the share of pairs that reach the bounded symbolic worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+HAND_PAIRS: list[tuple[str, str, bool]] = [
+    ("18", "18.0", True),
+    ("\\frac12", "0.5", True),
+    ("\\dfrac{3}{4}", "0.75", True),
+    ("3\\frac{1}{2}", "3.5", True),
+    ("50\\%", "0.5", True),
+    ("1.5\\times10^{3}", "1500", True),
+    ("x=3", "3", True),
+    ("\\{1,2,3\\}", "\\{3,2,1\\}", True),
+    ("(1,2]", "(1, 2]", True),
+    ("(-\\infty, 3]", "(-\\infty,3]", True),
+    ("B", "(b)", True),
+    ("\\text{Yes}", "yes", True),
+    ("10^\\circ", "10", True),
+    ("2\\sqrt{3}", "\\sqrt{12}", True),
+    ("\\sqrt{2}/2", "\\frac{1}{\\sqrt{2}}", True),
+    ("x^2-1", "(x-1)(x+1)", True),
+    ("\\frac{x+1}{2}", "0.5x+0.5", True),
+    ("x \\le 3", "x\\leq 3", True),
+    ("2^{10}", "1024", True),
+    ("18", "19", False),
+    ("(1,2)", "(2,1)", False),
+    ("\\frac{1}{3}", "0.33", False),
+    ("2\\sqrt{3}", "\\sqrt{13}", False),
+    ("x^2-1", "(x-1)^2", False),
+    ("B", "C", False),
+    ("1000000", "1000001", False),
+    # issue 14 probes: exact integers/rationals, decimals, matrices, project rules
+    ("2^{32}", "4294967295", False),
+    ("10^{10}", "10000000001", False),
+    ("2^{100}", "2^{100}+1", False),
+    ("1+2^{-30}", "1", False),
+    ("\\pi", "3.14159", False),
+    ("1.000001", "1.000002", False),
+    ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
+    ("1 \\\\ 2", "1\\\\2", True),
+    ("28\\%", "28 percent", True),
+    ("1000.99", "$1,000.99", True),
+    ("1.22", "1,22", True),
+    ("11", "x\\approx 11", True),
+    ("-3,0", "b=-3, c=0", True),
+    ("1,3", "Minimum: 1, Maximum: 3", True),
+    ("(3,4]", "3 < \\lambda \\le 4", True),
+    ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),
+    ("f(x)=x", "f(z)=z", True),
+    ("12", "12^{\\text{th}}", True),
+    ("\\text{No}", "No, there is no such integer.", True),
+    ("1, 2", "so \\boxed{1} and \\boxed{2}", True),
+]
+
+
+def fixtures_dir() -> Path:
+    env = os.environ.get("SHARED_FIXTURES")
+    for cand in (
+        Path(env) if env else None,
+        REPO.parent / "shared" / "fixtures",
+        REPO / "shared" / "fixtures",
+    ):
+        if cand is not None and (cand / "omni_math_sample.jsonl").is_file():
+            return cand
+    raise SystemExit(
+        "bench-reward: shared fixtures not found (expected ../shared/fixtures; or set SHARED_FIXTURES)"
+    )
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def mixed_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
+    """Labelled (gold, pred, equivalent) pairs in the forms models really write."""
+    pairs: list[tuple[str, str, bool]] = list(HAND_PAIRS)
+    gsm = [r["answer"].split("####")[-1].strip() for r in read_jsonl(fx / "gsm8k_test_sample.jsonl")[:100]]
+    for n in gsm:
+        v = int(n.replace(",", ""))
+        forms = [f"{v}.0", f"\\boxed{{{v}}}", f"${v:,}$", f"{v} dollars", f"\\${v}"]
+        pairs.append((n, rng.choice(forms), True))
+        pairs.append((n, str(v + rng.choice([-10, -1, 1, 2, 100])), False))
+    omni = [r["answer"] for r in read_jsonl(fx / "omni_math_sample.jsonl")]
+    for i, a in enumerate(omni):
+        pairs.append((a, rng.choice([f"${a}$", f"\\boxed{{{a}}}", f"\\({a}\\)", a]), True))
+        other = omni[(i + 1 + rng.randrange(len(omni) - 1)) % len(omni)]
+        if other.replace(" ", "") != a.replace(" ", ""):
+            pairs.append((a, other, False))
+    return pairs
+
+
+def time_calls(
+    fn: Callable[[str, str], bool], pairs: list[tuple[str, str, bool]]
+) -> tuple[list[float], list[bool]]:
+    times, results = [], []
+    for k, (g, p, _) in enumerate(pairs):
+        t0 = time.perf_counter()
+        results.append(bool(fn(g, p)))
+        times.append(time.perf_counter() - t0)
+        if (k + 1) % 100 == 0:
+            print(f"  ... {k + 1}/{len(pairs)}", file=sys.stderr, flush=True)
+    return times, results
+
+
+def p99(xs: list[float]) -> float:
+    return statistics.quantiles(xs, n=100)[98] if len(xs) >= 2 else xs[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# (a) Phi-4 reward
+
+
+def synthetic_response(rng: random.Random, n_words: int, answer: str) -> str:
+    vocab = (
+        "we need to find the value of so let me check again compute sum product root equation "
+        "therefore thus since because x y n k term factor prime integer case consider hence"
+    ).split() + ["$x^2$", "\\frac{1}{2}", "=", "+", "2", "3", "17", "(a+b)"]
+    words = [rng.choice(vocab) for _ in range(n_words)]
+    return "<think>" + " ".join(words) + "</think> The final answer is $\\boxed{" + answer + "}$."
+
+
+def baseline_phi4(text: str, gold: str, length: int) -> float:
+    """The straightforward version the issue compares against."""
+    from sympy.parsing.latex import parse_latex
+
+    if text.count("<think>") != 1 or text.count("</think>") != 1:
+        acc = -1.0
+    else:
+        tail = text.split("</think>")[-1]
+        m = re.findall(r"\\boxed\{(.*)\}", tail)
+        correct = False
+        if m:
+            try:
+                correct = bool(parse_latex(gold, backend="lark") == parse_latex(m[-1], backend="lark"))
+            except Exception:
+                correct = False
+        if correct:
+            rho = min(1.0, max(0.0, (length - 25600) / (31744 - 25600)))
+            acc = 0.5 + 0.5 * 0.5 * (1 + math.cos(math.pi * rho))
+        else:
+            rho = min(1.0, length / 3702)
+            acc = -0.5 + (-0.5) * 0.5 * (1 + math.cos(math.pi * rho))
+    words = text.split()
+    rep = 0.0
+    if len(words) >= 5:
+        grams = Counter(zip(words, words[1:], words[2:], words[3:], words[4:], strict=False))
+        top = max(grams.values())
+        frequent = sum(1 for c in grams.values() if c > 5) / (len(words) - 4)
+        rep = -min(1.0, max(frequent, top / (len(words) / 5) if top >= 5 else 0.0))
+    return 8 / 13 * acc + 1 / 13 * rep
+
+
+def bench_phi4(n: int, n_words: int, rng: random.Random, repeat: int) -> dict[str, float]:
+    from rewards import equivalence
+    from rewards.phi4 import compute_score
+
+    golds = ["42", "\\frac{1}{2}", "\\sqrt{2}", "3\\pi", "17"]
+    preds = {"42": "42", "\\frac{1}{2}": "0.5", "\\sqrt{2}": "\\sqrt{2}", "3\\pi": "3\\pi", "17": "18"}
+    cases = []
+    for _ in range(n):
+        g = rng.choice(golds)
+        cases.append((synthetic_response(rng, n_words, preds[g]), g, rng.randrange(1000, 31744)))
+    print(f"(a) Phi-4 reward: {n} responses of {n_words} words, best of {repeat} passes", flush=True)
+    t_ours = t_base = math.inf
+    ours: list[float] = []
+    base: list[float] = []
+    for _ in range(repeat):
+        equivalence._cache.clear()
+        t0 = time.perf_counter()
+        ours = [
+            compute_score("bench", t, g, {"response_length": L, "truncated": False})["score"]
+            for t, g, L in cases
+        ]
+        t_ours = min(t_ours, (time.perf_counter() - t0) / n)
+        t0 = time.perf_counter()
+        base = [baseline_phi4(t, g, L) for t, g, L in cases]
+        t_base = min(t_base, (time.perf_counter() - t0) / n)
+    print(f"    ours     {t_ours * 1e3:8.2f} ms/sample")
+    print(
+        f"    baseline {t_base * 1e3:8.2f} ms/sample   ratio {t_base / t_ours:6.1f}x   (target >= 40x, <= 2 ms)"
+    )
+    differ = sum(abs(a - b) > 1e-9 for a, b in zip(ours, base, strict=True))
+    print(
+        f"    scores that differ from the baseline: {differ}/{n} (by design: \\w+ words vs whitespace words "
+        "in the repetition term, and == misses equal forms such as 0.5 vs \\frac{1}{2})"
+    )
+    return {"ours_ms": t_ours * 1e3, "baseline_ms": t_base * 1e3}
+
+
+# ---------------------------------------------------------------------------------------------
+# (b), (c) is_equivalent
+
+
+def load_sets(data_dir: Path | None, fx: Path, rng: random.Random) -> dict[str, list[tuple[str, str, bool]]]:
+    """Committed sets (hand-written cases, shared fixtures) plus every ``*.jsonl`` in ``data_dir``
+    with ``gold``, ``pred`` and ``label`` keys (one set per file; see docs/rewards.md)."""
+    sets: dict[str, list[tuple[str, str, bool]]] = {
+        "hand (committed)": list(HAND_PAIRS),
+        "fixtures (GSM8K+Omni-MATH)": mixed_pairs(fx, rng),
+    }
+    if data_dir is None:
+        return sets
+    files = sorted(data_dir.glob("*.jsonl"))
+    if not files:
+        raise SystemExit(f"bench-reward: no *.jsonl in {data_dir} (BENCH_REWARD_DATA / --data)")
+    for f in files:
+        rows: list[tuple[str, str, bool]] = []
+        with f.open(encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line)
+                    rows.append((str(r["gold"]), str(r["pred"]), bool(r["label"])))
+                except (ValueError, KeyError) as exc:
+                    raise SystemExit(
+                        f"bench-reward: {f}:{n}: need a JSON object with gold, pred, label ({exc})"
+                    ) from None
+        sets[f.stem] = rows
+    return sets
+
+
+def mv_baseline() -> Callable[[str, str], bool]:
+    """math-verify 0.9 called as its own test-suite does (LaTeX with boxed first, then expressions)."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+
+    def baseline(g: str, p: str) -> bool:
+        return bool(verify(parse(g, config), parse(p, config)))
+
+    return baseline
+
+
+def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: float) -> dict[str, object]:
+    """Per set: agreement with the labels for ours and math-verify over the same pairs, time for
+    each (our verdict cache cleared before every set), and how ours decided."""
+    from rewards import equivalence
+    from rewards.bounded import get_pool
+
+    baseline = mv_baseline()
+    t0 = time.perf_counter()
+    get_pool().warm_up()
+    print(f"(b) worker pool start-up (once per process, excluded): {time.perf_counter() - t0:.2f} s")
+    for g, p, _ in HAND_PAIRS:  # warm math-verify's own lazy regex/parser caches too
+        baseline(g, p)
+    header = f"    {'set':32s} {'pairs':>5s} {'ours':>7s} {'math-verify':>11s} {'speed':>7s} {'certain':>8s}"
+    print(header)
+    rows = []
+    all_ours_t: list[float] = []
+    all_base_t: list[float] = []
+    disagreements: list[str] = []
+    for name, pairs in sets.items():
+        equivalence._cache.clear()
+        before = equivalence.path_stats()
+        ours_t, ours_r = time_calls(lambda g, p: equivalence.is_equivalent(g, p, timeout_s), pairs)
+        after = equivalence.path_stats()
+        base_t, base_r = time_calls(baseline, pairs)
+        labels = [lab for _, _, lab in pairs]
+        a_ours = sum(a == b for a, b in zip(ours_r, labels, strict=True)) / len(pairs)
+        a_base = sum(a == b for a, b in zip(base_r, labels, strict=True)) / len(pairs)
+        certain = (after["certain"] - before["certain"]) / len(pairs)
+        ratio = sum(base_t) / max(sum(ours_t), 1e-9)
+        print(f"    {name:32s} {len(pairs):5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+        rows.append((name, len(pairs), a_ours, a_base, ratio, certain))
+        all_ours_t += ours_t
+        all_base_t += base_t
+        for (g, p, lab), r, b in zip(pairs, ours_r, base_r, strict=True):
+            if r != lab and b == lab:
+                disagreements.append(
+                    f"      [{name}] label {lab}, math-verify right: gold={g[:70]!r} pred={p[:70]!r}"
+                )
+    total = sum(r[1] for r in rows)
+    a_ours = sum(r[1] * r[2] for r in rows) / total
+    a_base = sum(r[1] * r[3] for r in rows) / total
+    ratio = sum(all_base_t) / max(sum(all_ours_t), 1e-9)
+    certain = sum(r[1] * r[5] for r in rows) / total
+    print(f"    {'ALL':32s} {total:5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+    print(
+        f"    speed: ours {sum(all_ours_t) / total * 1e3:.3f} ms/pair, math-verify "
+        f"{sum(all_base_t) / total * 1e3:.3f} ms/pair (goal >= 10x)"
+    )
+    print(f"    pairs where ours is wrong and math-verify right: {len(disagreements)}")
+    for line in disagreements[:15]:
+        print(line)
+    return {"rows": rows, "ours_t": all_ours_t, "base_t": all_base_t}
+
+
+def bench_threads(
+    sets: dict[str, list[tuple[str, str, bool]]], threads: int, timeout_s: float
+) -> list[float]:
+    """Every pair once from ``threads`` threads at once, cold verdict cache: latency per call."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rewards import equivalence
+
+    pairs = [pair for ps in sets.values() for pair in ps]
+    equivalence._cache.clear()
+
+    def one(pair: tuple[str, str, bool]) -> float:
+        t0 = time.perf_counter()
+        equivalence.is_equivalent(pair[0], pair[1], timeout_s)
+        return time.perf_counter() - t0
+
+    with ThreadPoolExecutor(threads) as pool:
+        lat = sorted(pool.map(one, pairs))
+    q = statistics.quantiles(lat, n=1000) if len(lat) >= 2 else lat * 999
+    over = sum(t > timeout_s for t in lat)
+    print(
+        f"(c) {len(lat)} calls from {threads} threads (timeout_s={timeout_s}): p50 {q[499] * 1e3:.1f} ms, "
+        f"p99 {q[989] * 1e3:.1f} ms, p99.9 {q[998] * 1e3:.1f} ms, max {lat[-1] * 1e3:.1f} ms, "
+        f"over the bound: {over}, over 2x the bound: {sum(t > 2 * timeout_s for t in lat)}"
+    )
+    return lat
+
+
+def draw(path: Path, res: dict[str, object], lat: list[float]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    rows = res["rows"]  # type: ignore[index]
+    names = [r[0][:22] for r in rows]  # type: ignore[union-attr]
+    xs = range(len(names))
+    ax1.bar([x - 0.2 for x in xs], [r[2] * 100 for r in rows], 0.4, label="ours")  # type: ignore[union-attr]
+    ax1.bar([x + 0.2 for x in xs], [r[3] * 100 for r in rows], 0.4, label="math-verify")  # type: ignore[union-attr]
+    ax1.set_xticks(list(xs), names, rotation=30, ha="right", fontsize=7)
+    ax1.set_ylabel("agreement with labels (%)")
+    ax1.set_ylim(0, 100)
+    ax1.legend()
+    ax1.set_title("Agreement per set")
+    bins = [10 ** (k / 10) for k in range(-30, 41)]
+    ax2.hist(
+        [[t * 1e3 for t in res["ours_t"]], [t * 1e3 for t in res["base_t"]]],
+        bins=bins,  # type: ignore[union-attr]
+        label=["ours (1 thread)", "math-verify"],
+    )
+    ax2.hist([t * 1e3 for t in lat], bins=bins, histtype="step", label="ours, 16 threads")
+    ax2.set_xscale("log")
+    ax2.set_xlabel("latency per pair (ms, log)")
+    ax2.legend()
+    ax2.set_title("Latency")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp, dpi=120)
+    tmp.replace(path)
+    print(f"    plot: {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--samples", type=int, default=40, help="Phi-4 responses to score (default 40)")
+    ap.add_argument("--words", type=int, default=20000, help="words per synthetic response (default 20000)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=3, help="passes for (a); the fastest counts (default 3)")
+    ap.add_argument(
+        "--png", type=Path, default=REPO / "outputs" / "bench_reward.png", help="agreement + latency plot"
+    )
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(os.environ["BENCH_REWARD_DATA"]) if os.environ.get("BENCH_REWARD_DATA") else None,
+        help="folder of labelled *.jsonl sets {gold, pred, label} (default $BENCH_REWARD_DATA; docs/rewards.md)",
+    )
+    ap.add_argument("--threads", type=int, default=16, help="threads for the latency test (default 16)")
+    ap.add_argument("--timeout", type=float, default=3.0, help="timeout_s per comparison (default 3)")
+    ap.add_argument("--skip-phi4", action="store_true", help="only the equivalence benchmark")
+    args = ap.parse_args(argv)
+    try:
+        import lark  # noqa: F401
+    except ImportError:
+        raise SystemExit(
+            "bench-reward: the baseline needs sympy's lark LaTeX parser: .venv/bin/pip install lark"
+        ) from None
+    rng = random.Random(args.seed)
+    from rewards.phi4 import compute_score
+
+    compute_score("warm-up", "<think>a b c d e f</think> \\boxed{1}", "1", {"response_length": 9})
+    if not args.skip_phi4:
+        bench_phi4(args.samples, args.words, rng, args.repeat)
+    sets = load_sets(args.data, fixtures_dir(), rng)
+    res = bench_equivalence(sets, args.timeout)
+    lat = bench_threads(sets, args.threads, args.timeout)
+    draw(args.png, res, lat)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

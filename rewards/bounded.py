@@ -221,8 +221,8 @@ class WorkerPool:
                 self._cond.notify_all()
 
     def _give_back(self, worker: _Worker, healthy: bool) -> None:
-        if not healthy:
-            worker.kill()
+        if not healthy:  # SIGKILL and reaping happen off the caller's clock
+            threading.Thread(target=worker.kill, name="rewards-worker-kill", daemon=True).start()
         with self._cond:
             self._busy -= 1
             if healthy and not self._closed:

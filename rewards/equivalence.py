@@ -560,28 +560,66 @@ def _constants_decide(gold: str, pred: str) -> bool | None:
     return False if rel > 1e-9 else None
 
 
-_FREE_LETTER_RE = re.compile(r"(?<![a-zA-Z\\])([a-df-zA-Z])(?![a-zA-Z])")
-_PROBES = (Fraction(2, 7), Fraction(3, 11), Fraction(-5, 13))
+_FREE_LETTER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])(?![a-zA-Z])")
+_CONSTANT_LETTERS = frozenset("eEiIjJ")  # e and imaginary units: never treated as variables
+_PROBES = (Fraction(2, 7), Fraction(3, 11), Fraction(-5, 13), Fraction(7, 17))
 
 
-def _nonconstant(s: str) -> bool:
-    """Provably not a constant: an expression in 1-3 single-letter variables that the exact
-    evaluator reads, and that takes two different values at two rational points."""
+def _variables(s: str) -> list[str] | None:
     letters = sorted(set(_FREE_LETTER_RE.findall(s)))
-    if not letters or len(letters) > 3 or "=" in s or len(s) > 300:
-        return False
-    values = []
-    for k in range(2):
+    if len(letters) > 3 or _CONSTANT_LETTERS.intersection(letters) or "=" in s or len(s) > 300:
+        return None
+    return letters
+
+
+def _at_points(s: str, letters: list[str], points: int = 3) -> list[Fraction | float] | None:
+    """``s`` evaluated with its variables at ``points`` rational probe points, or None."""
+    values: list[Fraction | float] = []
+    for k in range(points):
         sub = s
         for j, letter in enumerate(letters):
             v = _PROBES[(j + k) % len(_PROBES)]
             rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
             sub = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, sub)
         got = evaluate_exact(sub)
-        if not isinstance(got, Fraction):
-            return False
+        if got is None:
+            return None
         values.append(got)
-    return values[0] != values[1]
+    return values
+
+
+def _differ(a: Fraction | float, b: Fraction | float) -> bool:
+    """Provably different: exactly (two Fractions) or beyond float rounding (1e-9 relative)."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a != b
+    fa, fb = float(a), float(b)
+    return abs(fa - fb) > 1e-9 * max(abs(fa), abs(fb), 1e-300)
+
+
+def _nonconstant(s: str) -> bool:
+    """Provably not a constant: an expression in 1-3 single-letter variables that the exact
+    evaluator reads, and that takes two different values at two rational points."""
+    letters = _variables(s)
+    if not letters:
+        return False
+    values = _at_points(s, letters, 2)
+    return values is not None and _differ(values[0], values[1])
+
+
+def _expressions_decide(gold: str, pred: str) -> bool | None:
+    """Two expressions in the same 1-3 variables: different at a rational point -> False
+    (proof); equal exactly at three points and both polynomial/rational (Fractions) -> True."""
+    lg, lp = _variables(gold), _variables(pred)
+    if not lg or not lp or lg != lp:
+        return None
+    vg, vp = _at_points(gold, lg), _at_points(pred, lp)
+    if vg is None or vp is None:
+        return None
+    if any(_differ(a, b) for a, b in zip(vg, vp, strict=True)):
+        return False
+    if all(isinstance(v, Fraction) for v in (*vg, *vp)):
+        return True
+    return None
 
 
 def _fast_compare(gold: str, pred: str) -> bool | None:
@@ -612,8 +650,12 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
             return got
     if isinstance(vg, _Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
         return False  # a number against words without any digit or math
-    if (isinstance(vg, _Num) and _nonconstant(pred)) or (isinstance(vp, _Num) and _nonconstant(gold)):
+    g_const = isinstance(vg, _Num) or (vg is None and _constant(gold) is not None)
+    p_const = isinstance(vp, _Num) or (vp is None and _constant(pred) is not None)
+    if (g_const and _nonconstant(pred)) or (p_const and _nonconstant(gold)):
         return False  # a number against an expression that provably varies
+    if vg is None and vp is None:
+        return _expressions_decide(gold, pred)
     return None
 
 
@@ -776,7 +818,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = _prepare(g, p)
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
-        if alt != (mv_gold, mv_pred) and ng and np_:
+        if _text_key(alt[0]) != _text_key(mv_gold) or _text_key(alt[1]) != _text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
         result = outcome == EQUAL
     else:

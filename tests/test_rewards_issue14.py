@@ -111,11 +111,24 @@ def test_project_rules(gold: str, pred: str, want: bool) -> None:
 
 
 def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
-    assert decide_fast("x^2-1", "(x-1)(x+1)") is None
-    first = compare("x^2-1", "(x+1)(x-1)", timeout_s=30.0)
+    assert decide_fast("1", "\\sin^2 x+\\cos^2 x") is None
+    first = compare("1", "\\sin^2 x+\\cos^2 x", timeout_s=30.0)
     assert first.equal and first.path == "symbolic"
-    again = compare("x^2-1", "(x+1)(x-1)", timeout_s=30.0)
+    again = compare("1", "\\sin^2 x+\\cos^2 x", timeout_s=30.0)
     assert again.equal and again.path == "cache"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("x^2-1", "(x-1)(x+1)", True),  # equal exactly at three rational points, both rational
+        ("x^2-1", "(x-1)^2", False),  # different at a rational point: a proof
+        ("n^{2}+n+1", "4\\sqrt{2}", False),  # varies against a constant
+        ("-1", "i^2", None),  # i may be the imaginary unit: math-verify decides
+    ],
+)
+def test_expressions_are_decided_by_exact_evaluation(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
 
 
 # -- escapes: compute_score never raises ---------------------------------------------------------

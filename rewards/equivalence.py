@@ -29,7 +29,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rewards.const_eval import evaluate_exact
-from rewards.extract import _BOX_RE, THINK_CLOSE, braced, extract_answer, tail, verify_text
+from rewards.extract import (
+    _BOX_RE,
+    THINK_CLOSE,
+    braced,
+    extract_answer,
+    extract_with_source,
+    tail,
+    verify_text,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -700,9 +708,9 @@ def _is_sentence(s: str) -> bool:
 def _answer_and_trust(text: str) -> tuple[str | None, bool]:
     """:func:`answer_of` and whether it came from a box, a ``####`` line or a bare answer (True)
     or from an "answer is ..." phrase in prose (False: good enough to credit, not to refuse)."""
-    if ("\\boxed" in text or "\\fbox" in text or "####" in text) and THINK_CLOSE not in text:
-        got = extract_answer(text)
-        return got, got is not None and ("\\boxed" in text or "\\fbox" in text or "####" in text)
+    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+        got, source = extract_with_source(text)
+        return got, source in ("boxed", "hash")
     got = answer_of(text)
     return got, got is text
 

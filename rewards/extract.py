@@ -169,17 +169,33 @@ def tail(text: str) -> str:
     return text[-SCAN_CHARS:]
 
 
+def extract_with_source(text: str) -> tuple[str | None, str]:
+    """:func:`extract_answer` and where it came from: ``boxed``, ``hash``, ``phrase`` or ``""``."""
+    if not isinstance(text, str) or not text:
+        return None, ""
+    text = tail(text)
+    boxed = boxed_answer(text)
+    if boxed is not None:
+        last_box = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
+        phrase_at = text.lower().rfind("final answer")
+        if phrase_at > last_box:  # "... \boxed{255} ... Final Answer: the final answer is $10,455$"
+            later = _phrase_answer(text[phrase_at:])
+            if later is not None:
+                return later, "phrase"
+        return boxed, "boxed"
+    got = _hash_answer(text)
+    if got is not None:
+        return got, "hash"
+    got = _phrase_answer(text)
+    return (got, "phrase") if got is not None else (None, "")
+
+
 def extract_answer(text: str) -> str | None:
     """The final answer of a solution, or None.
 
     Looks only at the end of the text after the last ``</think>``. Order: the last ``\\boxed{...}``
-    (nested braces, ``\\boxed x``, ``\\fbox``; boxes joined by commas/"and" are one list), else the
-    last ``#### N`` line, else the last "final answer ..." / "the answer is ..." phrase.
+    (nested braces, ``\\boxed x``, ``\\fbox``; boxes joined by commas/"and" are one list) unless a
+    "final answer ..." phrase follows it, else the last ``#### N`` line, else the last
+    "final answer ..." / "the answer is ..." phrase.
     """
-    if not isinstance(text, str) or not text:
-        return None
-    text = tail(text)
-    boxed = boxed_answer(text)
-    if boxed is not None:
-        return boxed
-    return _hash_answer(text) or _phrase_answer(text)
+    return extract_with_source(text)[0]

@@ -180,6 +180,7 @@ def test_phi4_bad_reward_kwargs_are_reported_by_key_and_never_raise(kwargs: dict
     assert got["verified"] == 0 and f"reward_kwargs.{key}=" in got["status"]
 
 
+@pytest.mark.slow  # imports verl (~7 s on 2 cores)
 def test_manager_validates_reward_kwargs_once_at_construction() -> None:
     pytest.importorskip("verl")
     from verl.trainer.ppo.reward import _call_with_kwargs  # type: ignore[attr-defined]

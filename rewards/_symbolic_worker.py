@@ -27,7 +27,21 @@ def _load() -> tuple[Any, Any, Any]:
     return config, parse, verify
 
 
+_parsed: dict[str, list[Any]] = {}
+
+
 def _parse(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
+    """Parsed once per text: GRPO scores many responses against the same reference."""
+    got = _parsed.get(text)
+    if got is None:
+        got = _parse_uncached(text, tools)
+        if len(_parsed) >= 512:
+            _parsed.pop(next(iter(_parsed)))
+        _parsed[text] = got
+    return got
+
+
+def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text:

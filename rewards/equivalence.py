@@ -818,7 +818,16 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         return Verdict(fast, "certain")
     from rewards.bounded import EQUAL, TIMEOUT, UNAVAILABLE, symbolic_compare
 
-    g, p = answer_of(gold), answer_of(pred)
+    (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
+    answer_key = (f"\0{g}", f"\0{p}") if g_sure and p_sure and g is not None and p is not None else None
+    if answer_key is not None:  # rollouts that box the same answer in different text
+        with _cache_lock:
+            hit = _cache.get(answer_key)
+            if hit is not None:
+                _stats["cache"] += 1
+        if hit is not None:
+            _remember(key, hit)
+            return Verdict(hit, "cache")
     mv_gold, mv_pred = _for_verify(gold, g), _for_verify(pred, p)
     outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline)
     if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
@@ -836,6 +845,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         return Verdict(False, outcome)
     _count("symbolic")
     _remember(key, result)
+    if answer_key is not None:
+        _remember(answer_key, result)
     return Verdict(result, "symbolic")
 
 

@@ -77,6 +77,8 @@ _ORDINAL_RE = re.compile(r"(\d) ?\^? ?\{? ?(?:st|nd|rd|th) ?\}?(?![a-zA-Z])")
 _FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d)")
 _CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
 _WS_RE = re.compile(r"\s+")
+_RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}
+_RELATION_WORD_RE = re.compile(r"\\[lg]t(?![a-zA-Z])|\\neq(?![a-zA-Z])|!=|<=|>=")
 
 
 def _spacing(m: re.Match[str]) -> str:
@@ -118,6 +120,8 @@ def normalize(ans: str) -> str:
         .replace("\u2265", "\\ge ")
     )
     s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
+    s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
     s = _DFRAC_RE.sub(r"\\frac", s)
     for _ in range(3):
         new = _TEXT_CMD_RE.sub(r" \1 ", s)
@@ -417,10 +421,34 @@ def _interval(s: str, depth: int) -> _Seq | None:
     return _Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
 
 
+_MATRIX_RE = re.compile(r"^\\begin\{([pbvB]?matrix|array)\}(?:\{[lcr|]*\})?(.*)\\end\{\1\}$", re.DOTALL)
+
+
+def _matrix(s: str, depth: int) -> _Seq | None:
+    """``\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}`` (and bmatrix/array) of numbers as rows."""
+    m = _MATRIX_RE.match(s)
+    if not m or m.group(1) == "vmatrix":  # a determinant is a number, not a matrix
+        return None
+    rows = [r.strip() for r in m.group(2).strip().removesuffix("\\\\").split("\\\\")]
+    out: list[_Value] = []
+    for row in rows:
+        cells = [c.strip() for c in row.split("&")]
+        values: list[_Value] = []
+        for c in cells:
+            v = _value(c, depth + 1)
+            if not isinstance(v, _Num):
+                return None
+            values.append(v)
+        out.append(_Seq("[", "]", tuple(values)))
+    return _Seq("M", "M", tuple(out))
+
+
 def _value(s: str, depth: int = 0, decimal_comma: bool = False) -> _Value | None:
     """Parse a normalised answer into a certain-path value, or None if it needs math-verify."""
     if depth > 3 or not s or len(s) > MAX_ANSWER_CHARS:
         return None
+    if s.startswith("\\begin{"):
+        return _matrix(s, depth)
     if " and " in s or " or " in s:  # "1, 2 and 3", "x = 1 or x = 2": one list
         s = s.replace(", and ", ", ").replace(" and ", ", ").replace(", or ", ", ").replace(" or ", ", ")
     s = _drop_var_lhs(s.strip())
@@ -630,6 +658,10 @@ def _expressions_decide(gold: str, pred: str) -> bool | None:
     return None
 
 
+def _is_matrix(v: _Value) -> bool:
+    return isinstance(v, _Seq) and v.open == "M"
+
+
 def _fast_compare(gold: str, pred: str) -> bool | None:
     """True/False when the answer is certain, None when math-verify must decide."""
     if _text_key(gold) == _text_key(pred):
@@ -649,6 +681,8 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
     if isinstance(vp, _Num) and not isinstance(vg, _Num):
         vg = _value(gold, decimal_comma=True)  # "1,22" against one number: a decimal comma
     if vg is not None and vp is not None:
+        if _is_matrix(vg) != _is_matrix(vp):
+            return None  # a matrix against a tuple/list: math-verify's convention decides
         return _values_equal(vg, vp)
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
         return False  # two different plain words/phrases

@@ -64,6 +64,27 @@ def test_matrix_rows(gold: str, pred: str, want: bool) -> None:
     assert is_equivalent(gold, pred, timeout_s=30.0) is want
 
 
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}",
+            True,
+        ),
+        (
+            "\\begin{pmatrix}\\frac12\\\\ 0.2\\end{pmatrix}",
+            "\\begin{pmatrix}0.5\\\\ \\frac15\\end{pmatrix}",
+            True,
+        ),
+        ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
+        ("(1,2)", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", None),  # convention: math-verify decides
+    ],
+)
+def test_numeric_matrices_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
 # -- the project's rules on top of math-verify ----------------------------------------------------
 
 RULES = [

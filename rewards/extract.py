@@ -85,6 +85,8 @@ def boxed_answer(text: str) -> str | None:
         return None
     answer = [items[-1]]
     for item in reversed(items[:-1]):
+        if item[1] > answer[0][0]:
+            break  # a box around the later one (\boxed{\[\boxed{x}\]}): the inner answer stands
         glue = text[item[1] : answer[0][0]]
         if len(glue) <= 60 and (_LIST_GLUE_RE.match(glue) or _WORDY_GLUE_RE.match(glue)):
             answer.insert(0, item)

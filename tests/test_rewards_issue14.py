@@ -93,6 +93,7 @@ RULES = [
     ("The answer is $\\frac{1}{2}$.", "\\boxed{0.5}", True),
     ("1, 2", "so $x=\\boxed{1}$ and $x = \\boxed{2}$", True),
     ("3", "first \\boxed{1} then the answer is \\boxed{3}", True),
+    ("\\[\\boxed{\\frac{\\pi}{4}}\\]", "So \\boxed{\\[\\boxed{\\frac{\\pi}{4}}\\]}.", True),  # nested boxes
     # percent words, currency, units, decimal comma, approx
     ("28\\%", "28 percent", True),
     ("28", "28 pct", True),

@@ -76,7 +76,6 @@ _ASCII_WORD_TABLE = bytes(
     (c + 32 if 65 <= c <= 90 else c) if chr(c).isascii() and (chr(c).isalnum() or c == 95) else 32
     for c in range(256)
 )
-_MIX = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD)
 _warned_lock = threading.Lock()
 _warned = {"estimate": False}
 
@@ -125,8 +124,9 @@ _scratch = threading.local()
 _SCRATCH_MAX = 1 << 21  # characters: at most 32 MiB of scratch per thread
 
 
-def _scratch_u64(n: int) -> tuple[Any, Any]:
-    """Two per-thread uint64 work arrays of at least ``n`` elements, reused across calls.
+def _scratch_u64(n: int, slot: int = 0) -> tuple[Any, Any]:
+    """Two per-thread uint64 work arrays of at least ``n`` elements, reused across calls (``slot``
+    keeps the word level's arrays apart from the byte level's).
 
     The byte-level prefix sums need two arrays of 8 bytes per character (about 1 MB each for a
     20,000-word response). Fresh arrays of that size come from ``mmap`` and are page-faulted in
@@ -136,10 +136,11 @@ def _scratch_u64(n: int) -> tuple[Any, Any]:
 
     if n > _SCRATCH_MAX:  # rare huge inputs: fresh arrays, so no thread keeps holding them
         return np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64)
-    buf = getattr(_scratch, "u64", None)
+    name = f"u64_{slot}"
+    buf = getattr(_scratch, name, None)
     if buf is None or buf.shape[1] < n:
         buf = np.empty((2, max(n, 1 << 16)), dtype=np.uint64)
-        _scratch.u64 = buf
+        setattr(_scratch, name, buf)
     return buf[0], buf[1]
 
 
@@ -188,18 +189,23 @@ def _word_hashes(text: str) -> Any:
 def _ngram_counts(h: Any, n: int) -> Any:
     """Counts of the distinct ``n``-grams of the word hashes ``h`` (numpy array, order irrelevant).
 
-    Each n-gram's word hashes are mixed into one 64-bit key, so counting is one sort. Two
-    different n-grams share a key with probability about ``len(h)**2 / 2**65`` (1e-11 for
-    20,000 words).
+    Each n-gram gets one 64-bit key, ``sum_j h[i+j] * P**(n-1-j)`` modulo 2**64, computed for all
+    ``i`` at once from one prefix sum of ``h[k] * P**-k`` (the same rolling hash as the words',
+    one level up), so counting is one sort. The word hashes are mixed, so two different n-grams
+    share a key with probability about ``len(h)**2 / 2**65`` (1e-11 for 20,000 words).
     """
     import numpy as np
 
-    mix = np.array(_MIX, dtype=np.uint64)
     m = len(h) - n + 1
+    p_pow, q_pow = _power_tables(len(h) + 1)
+    weighted, prefix = _scratch_u64(len(h) + 1, slot=1)
+    weighted, prefix = weighted[: len(h)], prefix[: len(h) + 1]
     with np.errstate(over="ignore"):
-        key = h[:m] * mix[0]
-        for j in range(1, n):
-            key = (key ^ (key >> np.uint64(29))) + h[j : j + m] * mix[j % len(mix)]
+        prefix[0] = 0
+        np.multiply(h, q_pow[: len(h)], out=weighted)
+        np.cumsum(weighted, out=prefix[1:])
+        key = prefix[n:] - prefix[:m]
+        key *= p_pow[n - 1 : n - 1 + m]
     key.sort()
     boundaries = np.flatnonzero(key[1:] != key[:-1])
     edges = np.concatenate(([0], boundaries + 1, [m]))
@@ -225,10 +231,22 @@ def repetition_penalty(text: str, ngram_size: int = 5, max_count: int = 5) -> fl
 
 
 def format_ok(text: str) -> bool:
-    """Exactly one ``<think>`` and one ``</think>``, in that order."""
-    if text.count(THINK_OPEN) != 1 or text.count(THINK_CLOSE) != 1:
+    """Exactly one ``<think>`` and one ``</think>``, in that order.
+
+    Usually one pass over the text: both tags end in ``think>``, so a ``<think>`` found from the
+    start, a ``</think>`` found from the end after it, and exactly two ``think>`` in all mean there
+    is no other tag (the searches from either end stop at once on a well-formed response). Other
+    ``think>`` (``rethink>``) make it count each tag."""
+    i = text.find(THINK_OPEN)
+    if i < 0:
         return False
-    return text.index(THINK_OPEN) < text.index(THINK_CLOSE)
+    j = text.rfind(THINK_CLOSE)
+    if j < i:
+        return False
+    n = text.count("think>")
+    if n == 2:
+        return True
+    return text.count(THINK_OPEN) == 1 and text.count(THINK_CLOSE) == 1
 
 
 _KNOWN_EXTRA = frozenset({"timeout_s", "reward_router_address", "reward_model_tokenizer"})

@@ -193,3 +193,35 @@ _WORDS = st.sampled_from(
 def test_repetition_property_matches_reference(words: list[str], seps: str) -> None:
     text = seps.join(words)
     assert repetition_penalty(text) == pytest.approx(_reference_repetition(text), abs=1e-12)
+
+
+def _reference_format_ok(text: str) -> bool:
+    if text.count("<think>") != 1 or text.count("</think>") != 1:
+        return False
+    return text.index("<think>") < text.index("</think>")
+
+
+_TAG_PIECES = st.sampled_from(["<think>", "</think>", "think>", "<", "/", "re", "a", " ", "<thin", "k>"])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pieces=st.lists(_TAG_PIECES, max_size=12))
+def test_format_ok_matches_the_two_count_definition(pieces: list[str]) -> None:
+    """format_ok scans once (find/rfind + one count of ``think>``): same verdict as counting each tag."""
+    text = "".join(pieces)
+    assert format_ok(text) == _reference_format_ok(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("<think>a</think> b", True),
+        ("<think>rethink> a</think> b", True),  # a third think> that is no tag
+        ("<think>a<think></think>", False),
+        ("<think></think>", True),
+        ("</think><think>", False),
+        ("<think>a</think></think>", False),
+    ],
+)
+def test_format_ok_table(text: str, ok: bool) -> None:
+    assert format_ok(text) == ok

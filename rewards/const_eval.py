@@ -8,7 +8,8 @@ timeout. Expressions with variables, relations, sets etc. are left to the symbol
 
 Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; implicit multiplication
 (``2\\pi``, ``(1+x)(2)``); ``( )``, ``[ ]``, ``{ }`` groups; ``\\frac{a}{b}`` (and ``\\frac12``);
-``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``\\pi``, ``e``; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group.
+``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``\\pi``, ``e``; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group,
+with an optional power on the name (``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
 """
 
 from __future__ import annotations
@@ -182,6 +183,22 @@ class _Reader:
             return _number(self.take())
         return self.atom()
 
+    def function_power(self) -> int:
+        """``\\ln^3(2)`` = ``(\\ln 2)^3``: a power written on the function name, one digit 1-9 (bare
+        or braced). Anything else is refused: ``\\sin^{-1}`` is the inverse function."""
+        if self.peek() != "^":
+            return 1
+        self.take()
+        braced = self.peek() == "{"
+        if braced:
+            self.take()
+        tok = self.take()
+        if len(tok) != 1 or not "1" <= tok <= "9":
+            raise _Reject
+        if braced:
+            self.take("}")
+        return int(tok)
+
     def group(self) -> Value:
         opener = self.take()
         if opener not in _OPEN_CLOSE:
@@ -231,12 +248,13 @@ class _Reader:
                 raise _Reject
             return _root(radicand, int(index))
         if tok in _FUNCS:
+            power = self.function_power()
             if self.peek() not in _OPEN_CLOSE:
                 raise _Reject
             arg = self.group()
             if tok == "\\ln" and arg <= 0:
                 raise _Reject
-            return _FUNCS[tok](float(arg))
+            return _check(_FUNCS[tok](float(arg)) ** power)
         raise _Reject
 
 

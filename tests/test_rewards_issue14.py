@@ -336,3 +336,21 @@ ADVERSARIAL = [
 @pytest.mark.parametrize(("run", "want"), ADVERSARIAL, ids=range(len(ADVERSARIAL)))
 def test_adversarial_texts(run: Any, want: object) -> None:
     assert run() == want
+
+
+# -- widened certain path: powers written on a function name --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\frac{25}{9}", "\\[\\frac{\\ln^3(2)}{3}\\]", False),  # Omni-MATH: math-verify took 1.7 s
+        ("\\frac{\\ln^3(2)}{3}", "\\frac{1}{3}\\ln(2)^3", True),  # (ln 2)^3 either way
+        ("1", "\\sin^{2}(1)+\\cos^2(1)", True),
+        ("\\frac{\\pi}{2}", "\\sin^{-1}(1)", None),  # ^{-1} is arcsin: refused, math-verify decides
+        ("1", "\\sin^{10}(1)", None),  # only one digit 1-9 is read as a power
+        ("1", "\\ln^0(2)", None),
+    ],
+)
+def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

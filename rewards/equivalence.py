@@ -716,6 +716,25 @@ def _rename_variable(gold: str, pred: str) -> str:
     return f"{mp.group(1)}({new})={body}"
 
 
+_NAMED_RHS_RE = re.compile(r"^(?:([a-zA-Z])|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\|([A-Z]{2,3})\|) ?=([^=]+)$")
+
+
+def _named_rhs(s: str) -> str | None:
+    """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
+    ``|AB|=1`` -> ``1``. One ``=`` after a single-letter name (not ``e``/``i``), a tuple of such
+    names or a segment's length, that the right side does not use, and no relation; else None."""
+    m = _NAMED_RHS_RE.match(s)
+    if not m or any(op in s for op in _RELATION_OPS):
+        return None
+    names = set(m.group(1) or m.group(3) or m.group(2).replace(" ", "").replace(",", ""))
+    if names & _CONSTANT_LETTERS:
+        return None
+    rhs = m.group(4).strip()
+    if not rhs or names.intersection(re.findall(r"[a-zA-Z]", _COMMAND_RE.sub(" ", rhs))):
+        return None
+    return rhs
+
+
 def _prepare(gold: str, pred: str) -> tuple[str, str]:
     ng, np_ = normalize(gold), normalize(pred)
     np_ = _rename_variable(ng, np_)
@@ -723,6 +742,10 @@ def _prepare(gold: str, pred: str) -> tuple[str, str]:
         got = _chain_tail(np_)
         if got is not None:
             np_ = got
+    elif "=" not in np_ and not _CHAIN_RE.search(np_):
+        got = _named_rhs(ng)  # a reference that names its value, against a bare expression
+        if got is not None:
+            ng = got
     return ng, np_
 
 

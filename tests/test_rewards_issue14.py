@@ -354,3 +354,23 @@ def test_adversarial_texts(run: Any, want: object) -> None:
 )
 def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("y = x^2+2x+1", "2x+ 1+x^2", True),  # a reference that names its value
+        ("y=x+1", "x+2", False),
+        ("(p,q)=(3,2)", "\\boxed{(3, 2)}", True),
+        ("(p,q,r)=(3,2,7)", "(3,2,7)", True),
+        ("(p,q)=(3,2)", "(2,3)", False),  # the named order is the answer's order
+        ("$$|AB|=1$$", "$$1$$", True),
+        ("|AB|=2", "1", False),
+        ("x = x^2", "x^2", None),  # the name is used on the right: not a label
+        ("(p,q)=(q,2)", "(3,2)", None),
+        ("f(x)=x^2", "x^2", None),  # a function, not a name: math-verify decides
+        ("y \\le x+1", "x+1", None),  # a relation, not a label
+    ],
+)
+def test_named_reference_values_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

@@ -21,6 +21,7 @@ a decimal prediction matches only if it equals it exactly (``0.5`` for ``\\frac1
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -596,6 +597,29 @@ def _constants_decide(gold: str, pred: str) -> bool | None:
     return False if rel > 1e-9 else None
 
 
+_HUGE_POWER_RE = re.compile(r"^(e|\d{1,6})\^\{?(\d{1,9})\}?$")
+_PLUS_MINUS_RE = re.compile(r"^\\pm ?(.+)$")
+
+
+def _huge_or_pm_decide(gold: str, pred: str) -> bool | None:
+    """Two certain refusals the constant reader cannot make on its own. ``e^{23110}`` (a power
+    beyond 10**250, which the reader refuses) against a constant it reads (at most 10**250 by its
+    own cap): different. ``\\pm c`` against a constant that is neither ``c`` nor ``-c``: different.
+    Anything else: None."""
+    for a, b in ((gold, pred), (pred, gold)):
+        m = _HUGE_POWER_RE.match(a)
+        if m and m.group(1) != "0":
+            base = math.e if m.group(1) == "e" else int(m.group(1))
+            if base > 1 and int(m.group(2)) * math.log10(base) > 260 and _constant(b) is not None:
+                return False
+        m = _PLUS_MINUS_RE.match(a)
+        if m:
+            c, d = evaluate_exact(m.group(1)), _constant(b)
+            if c is not None and d is not None and _differ(c, d) and _differ(-c, d):
+                return False
+    return None
+
+
 _FREE_LETTER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])(?![a-zA-Z])")
 _CONSTANT_LETTERS = frozenset("eEiIjJ")  # e and imaginary units: never treated as variables
 _PROBES = (Fraction(2, 7), Fraction(3, 11), Fraction(-5, 13), Fraction(7, 17))
@@ -688,6 +712,8 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
         return False  # two different plain words/phrases
     if vg is None or vp is None:
         got = _constants_decide(gold, pred)
+        if got is None:
+            got = _huge_or_pm_decide(gold, pred)
         if got is not None:
             return got
     if isinstance(vg, _Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):

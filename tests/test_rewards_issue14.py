@@ -374,3 +374,21 @@ def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | 
 )
 def test_named_reference_values_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("e^{23110}", "9", False),  # beyond 10**250 against a constant the reader caps at 10**250
+        ("576", "e^{23110}", False),
+        ("10^{300}", "10^{299}", None),  # two huge powers: math-verify decides
+        ("2^{1000}", "x", None),
+        ("\\pm \\frac{9}{4}", "\\frac{11}{30}", False),  # neither +9/4 nor -9/4
+        ("\\pm 2", "3", False),
+        ("\\pm \\frac{9}{4}", "\\frac{9}{4}", None),  # one of the two: math-verify's convention
+        ("\\pm \\frac{9}{4}", "-2.25", None),
+        ("\\pm x", "3", None),
+    ],
+)
+def test_huge_powers_and_plus_minus_refusals(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

@@ -838,8 +838,29 @@ def _count(key: str) -> None:
         _stats[key] += 1
 
 
+_DOUBLED_CMD_RE = re.compile(
+    r"(?<!\\)\\\\(?:frac|dfrac|tfrac|sqrt|left|right|boxed|le|ge|leq|geq|ne|neq|pi|cdot|times|in|"
+    r"infty|pm|cup|cap|text|mathrm|begin|end)(?![a-zA-Z])"
+)
+_SINGLE_CMD_RE = re.compile(r"(?<!\\)\\[a-zA-Z]")
+
+
+def undouble_backslashes(text: str) -> str:
+    """``$\\\\frac{1}{2}$`` (text escaped twice, as a JSON or Python string literal) -> ``$\\frac{1}{2}$``.
+
+    Only when the text has a common command written with two backslashes (``\\\\frac``, which as
+    LaTeX would be a row break followed by the word "frac") and no command with one: then
+    each ``\\\\`` stands for one backslash (a row break ``\\\\`` of such text is four). A command
+    right after a row break (``1\\\\\\frac12``, three backslashes) counts as neither, so normal
+    LaTeX is left alone. Used by the certain path only; math-verify gets the text as written."""
+    if "\\\\" not in text or not _DOUBLED_CMD_RE.search(text) or _SINGLE_CMD_RE.search(text):
+        return text
+    return text.replace("\\\\", "\\")
+
+
 def decide_fast(gold: str, pred: str) -> bool | None:
     """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
+    gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
     (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
     if g is None or p is None:
         return _sentence_rules(gold, pred)

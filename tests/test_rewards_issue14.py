@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rewards import compute_score, phi4
 from rewards.bounded import DIFFERENT, EQUAL, TIMEOUT, UNAVAILABLE, WorkerPool, get_pool
-from rewards.equivalence import compare, decide_fast, extract_answer, is_equivalent
+from rewards.equivalence import compare, decide_fast, extract_answer, is_equivalent, undouble_backslashes
 from rewards.gsm8k import compute_score as gsm8k_score
 
 TOWER = "2^{2^{2^{2^{2^{2^{2}}}}}}"  # math-verify/sympy cannot finish this: it needs the kill
@@ -391,4 +391,36 @@ def test_named_reference_values_on_the_certain_path(gold: str, pred: str, want: 
     ],
 )
 def test_huge_powers_and_plus_minus_refusals(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (r"$\\frac{1}{2}$", r"$\frac{1}{2}$"),  # escaped twice: one backslash each
+        (r"$\\left( 3, \\frac{\\pi}{2} \\right)$", r"$\left( 3, \frac{\pi}{2} \right)$"),
+        (r"\\begin{pmatrix}1\\\\2\\end{pmatrix}", r"\begin{pmatrix}1\\2\end{pmatrix}"),
+        (r"$\frac{1}{2}$", r"$\frac{1}{2}$"),
+        (r"1 \\ 2", r"1 \\ 2"),  # a row break
+        (r"a\\b", r"a\\b"),  # a row break before a variable, not a doubled command
+        (r"1\\\frac12", r"1\\\frac12"),  # a row break before \frac
+        (r"\\frac12 \\ \frac13", r"\\frac12 \\ \frac13"),  # mixed: left alone
+    ],
+)
+def test_undouble_backslashes(text: str, want: str) -> None:
+    assert undouble_backslashes(text) == want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            r"$(3, \frac{\pi}{2})$",
+            r"So the coordinates are $\\boxed{\\left( 3, \\frac{\\pi}{2} \\right)}.$",
+            True,
+        ),
+        (r"$(3, \frac{1}{2})$", r"So the answer is $\\boxed{\\left( 3, \\frac{1}{3} \\right)}.$", False),
+    ],
+)
+def test_doubly_escaped_answers_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want

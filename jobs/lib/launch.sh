@@ -86,7 +86,7 @@ set_cuda_home() {
     nvcc="$(command -v nvcc 2>/dev/null || true)"
   fi
   if [[ -n "${nvcc}" ]]; then
-    CUDA_HOME="$(cd "$(dirname "${nvcc}")/.." && pwd)"
+    CUDA_HOME="$(cd "$(dirname "$(readlink -f "${nvcc}")")/.." && pwd)"
     export CUDA_HOME
     CUDA_HOME_WHY="the toolkit of ${nvcc}"
   elif ((DRY_RUN)); then

@@ -53,7 +53,10 @@ run_metrics() { "${PYTHON}" "${LAUNCH_LIB}/run_metrics.py" "$@"; }
 word_value() {
   local key="$1" word
   shift
-  for word in "$@"; do [[ "${word}" == "${key}="* ]] && echo "${word#*=}"; done
+  for word in "$@"; do
+    if [[ "${word}" == "${key}="* ]]; then echo "${word#*=}"; fi
+  done
+  return 0
 }
 
 # VALIDATION_ALLOWANCE: seconds to keep free for a validation that may run after verl's

@@ -47,6 +47,11 @@ export LOG_ROOT=${demo}/logs
 export HF_HUB_OFFLINE=1
 export TRANSFORMERS_OFFLINE=1
 export HF_DATASETS_OFFLINE=1
+# What the emulated nodes stand for (preflight checks host RAM and checkpoint space against them):
+# 8 x H100 nodes with 2 TB of RAM, and a checkpoint filesystem with 50 TB to spare (this disk
+# cannot hold Phi-4 checkpoints; the dry run writes none).
+export NODE_MEM_GB=2000
+export CKPT_FREE_GB=50000
 EOF
   mv "${tmp}" "${site}"
   echo "    wrote it"

@@ -189,6 +189,24 @@ class KeyProblem:
     message: str
 
 
+def target_fields(node: Any) -> frozenset[str]:
+    """Field names of the dataclass a config node's ``_target_`` names (empty when none/not one)."""
+    import dataclasses
+    import importlib
+
+    target = node.get("_target_") if hasattr(node, "get") else None
+    if not isinstance(target, str) or "." not in target:
+        return frozenset()
+    module, _, name = target.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return frozenset()
+    if not dataclasses.is_dataclass(cls):
+        return frozenset()
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
 def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
     """Keys in ``cfg`` that verl's ``ppo_trainer`` does not define (topmost of each subtree)."""
     from omegaconf import DictConfig, OmegaConf
@@ -225,6 +243,10 @@ def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
         ):
             continue
         if parent and parent not in known:
+            continue
+        if segments[-1] in target_fields(parent_value):
+            # not in the YAML but a field of the dataclass verl builds from this node
+            # (e.g. actor.checkpoint.save_lora_only -> verl.trainer.config.CheckpointConfig)
             continue
         reported.append(path)
         hint = suggest(path, list(known))

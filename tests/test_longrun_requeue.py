@@ -27,7 +27,14 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 FAKE = 'python tools/testbed/fake_trainer.py "$@"'
 # a 2-minute job whose verl-style expiry is 15 s before its end: the stand-in's pre-expiry
 # saves (verl: remaining <= longest step + 60 s) start about 45 s into each run
-SHORT = {"STOP_GRACE": "15", "FAKE_STEP_S": "1", "PREFLIGHT": "0", "TRAINER_CMD": FAKE, "VALIDATION_S": "0"}
+SHORT = {
+    "STOP_GRACE": "15",
+    "FAKE_STEP_S": "1",
+    "PREFLIGHT": "0",
+    "TRAINER_CMD": FAKE,
+    "VALIDATION_S": "0",
+    "PROBE_ENGINE": "",
+}
 EXPERIMENT = "gsm8k_qwen"
 
 

@@ -53,7 +53,8 @@ load_site() {
 activate_env() {
   local var="ENV_PREFIX_${ENGINE^^}"
   ENV_PREFIX="${!var:-}"
-  PROBE_ENGINE="${ENGINE}" # the per-node probe imports the engine from the job's env
+  # the per-node probe imports the engine from the job's env (PROBE_ENGINE= skips it: trainer stand-ins)
+  PROBE_ENGINE="${PROBE_ENGINE-${ENGINE}}"
   if ((DRY_RUN)) && [[ ! -x "${ENV_PREFIX}/bin/python" ]]; then
     # no engine env (yet): the dev env stands in; configs and Ray need no GPU, the engine is not checked
     log "dry run: ${var}='${ENV_PREFIX}' holds no env; using the dev env ${LAUNCH_REPO}/.venv" \
@@ -483,10 +484,10 @@ launch_job() {
   trap 'on_time_limit_signal' USR1
   trap 'log "terminated (scancel, the time limit, or a requeue by Slurm)"; exit 143' TERM
   cd "${LAUNCH_REPO}" || exit 2
-  log "$(raise_nofile)"
   load_site
   activate_env
   read_allocation
+  log "$(raise_nofile)" # for the trainer (Ray's driver); each node's Ray raises its own
   report_resume # long_run.sh: resumes from global_step_N / fresh / error
   build_overrides
   run_preflight

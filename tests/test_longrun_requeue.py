@@ -120,6 +120,7 @@ def long_runs(local_slurm: Any, site_root: Path, engine_site: Path) -> dict[str,
             "gsm8k_qwen_sglang",
             engine_site,
             *common,
+            "--signal=B:USR1@5",
             "-w",
             "n1",
             overrides=("trainer.total_training_steps=10", "trainer.save_freq=1"),
@@ -188,9 +189,9 @@ def test_run_that_completes_after_requeue_does_not_requeue_again(
     saved = re.search(r"requeue: scontrol requeue .* resumes from global_step_(\d+)", parts[0])
     assert saved
     # the window opened before the (hand-sent) signal and verl saved in it: no second checkpoint
-    first_presave = re.search(r"pre-expiry save.*\n.*saved checkpoint global_step_(\d+)", parts[0])
-    assert first_presave and "saved in it: not waiting for another" in parts[0], parts[0][-3000:]
-    assert saved.group(1) == first_presave.group(1)
+    presaved = re.search(r"checkpoint global_step_(\d+) was saved in it: not waiting for another", parts[0])
+    assert presaved and "pre-expiry save" in parts[0], parts[0][-3000:]
+    assert saved.group(1) == presaved.group(1)
     # the same W&B run id in both runs (WANDB_RESUME=allow continues it)
     ids = {re.search(r"env WANDB_RUN_ID=(\S+)", p).group(1) for p in parts}
     assert len(ids) == 1, ids

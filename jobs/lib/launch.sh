@@ -17,6 +17,8 @@ LAUNCH_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LAUNCH_REPO="$(cd "${LAUNCH_LIB}/../.." && pwd)"
 # shellcheck source=jobs/lib/long_run.sh
 source "${LAUNCH_LIB}/long_run.sh"
+# shellcheck source=jobs/lib/cpu_mode.sh
+source "${LAUNCH_LIB}/cpu_mode.sh"
 
 log() { printf '[launch %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 die() {
@@ -128,6 +130,7 @@ export_runtime_env() {
     export VERL_FILE_LOGGER_PATH="${JOB_LOG_DIR}/metrics.restart${restart}.jsonl"
   fi
   export_expiry # long_run.sh: the job's end time for verl's pre-expiry save
+  cpu_mode_env  # cpu_mode.sh: verl's cpu platform for every process (PLATFORM=cpu only)
   local shown=(PYTHONPATH HF_HUB_OFFLINE TRANSFORMERS_OFFLINE HF_DATASETS_OFFLINE WANDB_MODE NCCL_SOCKET_IFNAME
     GLOO_SOCKET_IFNAME VERL_FILE_LOGGER_PATH MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP CKPT_DIR) name
   # values only of the names above: never a token or key
@@ -154,6 +157,7 @@ build_overrides() {
     attn=flash_attention_2 # the env has flash-attn built (FLASH_ATTN=1 make env-vllm)
   fi
   [[ -n "${attn}" ]] && LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${attn}")
+  cpu_mode_overrides # cpu_mode.sh: the CPU-only overrides (PLATFORM=cpu only)
   # Hydra's own output dir goes with the job's logs, not into the repository
   TRAINER_ARGS=(-m verl.trainer.main_ppo "--config-path=${LAUNCH_REPO}/jobs/configs" "--config-name=${EXPERIMENT}"
     "engine=${ENGINE}" "${LAUNCH_OVERRIDES[@]}" "hydra.run.dir=${JOB_LOG_DIR}/hydra" "${USER_OVERRIDES[@]}")
@@ -329,6 +333,7 @@ launch_job() {
   trap 'log "terminated (scancel, the time limit, or a requeue by Slurm)"; exit 143' TERM
   cd "${LAUNCH_REPO}" || exit 2
   load_site
+  cpu_mode_check # cpu_mode.sh
   activate_env
   read_allocation
   report_resume # long_run.sh: resumes from global_step_N / fresh / error

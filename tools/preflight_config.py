@@ -189,6 +189,26 @@ class KeyProblem:
     message: str
 
 
+def dataclass_field(node: Any, name: str) -> bool:
+    """True when ``node``'s ``_target_`` is a dataclass with a field ``name``: verl builds the
+    section with ``omega_conf_to_dataclass``, so a ``+key`` the YAML lacks still takes effect
+    (e.g. ``+actor_rollout_ref.rollout.enable_sleep_mode``, a ``RolloutConfig`` field)."""
+    import dataclasses
+    import importlib
+
+    from omegaconf import DictConfig
+
+    target = node.get("_target_") if isinstance(node, DictConfig) else None
+    if not isinstance(target, str) or "." not in target:
+        return False
+    module, _, attr = target.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        return False
+    return dataclasses.is_dataclass(cls) and name in {f.name for f in dataclasses.fields(cls)}
+
+
 def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
     """Keys in ``cfg`` that verl's ``ppo_trainer`` does not define (topmost of each subtree)."""
     from omegaconf import DictConfig, OmegaConf
@@ -225,6 +245,8 @@ def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
         ):
             continue
         if parent and parent not in known:
+            continue
+        if dataclass_field(parent_value, segments[-1]):
             continue
         reported.append(path)
         hint = suggest(path, list(known))

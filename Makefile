@@ -36,7 +36,8 @@ lint: $(DEV_STAMP) ## ruff
 shellcheck: sysdeps ## shellcheck every shell script in the repo
 	bash tools/shellcheck_all.sh
 
-pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it)
+pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it; builds the CPU engine env first)
+	$(MAKE) --no-print-directory env-cpu
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
@@ -46,7 +47,8 @@ test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
 	$(MAKE) --no-print-directory shellcheck
 	$(MAKE) --no-print-directory pytest
 
-demo: $(DEV_STAMP) sysdeps ## the main job end to end on a local emulated 2-node cluster (dry run)
+demo: $(DEV_STAMP) sysdeps ## the main job trains for real (GRPO on CPU) on a local 2-node cluster: requeue, resume, export, report
+	$(MAKE) --no-print-directory env-cpu
 	bash tools/demo.sh
 
 bench: ## every benchmark (rewards, data, preflight), printed as ratios against in-process baselines

@@ -23,18 +23,18 @@ help: ## list the targets
 
 dev: $(DEV_STAMP) ## create/update the CPU development env in .venv (idempotent)
 
-$(DEV_STAMP): pyproject.toml envs/dev-constraints.txt tools/dev_env.sh
-	bash tools/dev_env.sh "$(VENV)"
+$(DEV_STAMP): pyproject.toml envs/dev-constraints.txt tools/dev/dev_env.sh
+	bash tools/dev/dev_env.sh "$(VENV)"
 
 sysdeps: ## install the Debian packages the tests need (as root), or say which are missing
-	bash tools/sysdeps.sh
+	bash tools/dev/sysdeps.sh
 
 lint: $(DEV_STAMP) ## ruff
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
 shellcheck: sysdeps ## shellcheck every shell script in the repo
-	bash tools/shellcheck_all.sh
+	bash tools/dev/shellcheck_all.sh
 
 pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it; builds the CPU engine env first)
 	$(MAKE) --no-print-directory env-cpu
@@ -49,12 +49,12 @@ test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
 
 demo: $(DEV_STAMP) sysdeps ## the main job trains for real (GRPO on CPU) on a local 2-node cluster: requeue, resume, export, report
 	$(MAKE) --no-print-directory env-cpu
-	bash tools/demo.sh
+	bash tools/demo/demo.sh
 
 bench: ## every benchmark (rewards, data, preflight), printed as ratios against in-process baselines
 
 clean-demo: ## stop the local cluster and remove .demo/
-	bash tools/local_slurm.sh down || true
+	bash tools/cluster/local_slurm.sh down || true
 	rm -rf .demo
 
 -include $(sort $(wildcard mk/*.mk))

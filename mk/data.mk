@@ -1,4 +1,4 @@
-# Data preparation (issue 4): data/prepare.py -> verl Parquet under $(DATA_ROOT). See docs/data.md.
+# Data preparation (issue 4): dataprep/prepare.py -> verl Parquet under $(DATA_ROOT). See docs/data.md.
 # Settings (command line or environment):
 #   DATA_ROOT          output root (default: DATA_ROOT of the site file $(SITE_FILE), else outputs/data): gsm8k/, omni_math/ each get
 #                      train.parquet, test.parquet, manifest.json
@@ -34,23 +34,23 @@ data: data-gsm8k data-omni-math ## GSM8K + Omni-MATH (difficulty >= OMNI_MIN_DIF
 	@echo "prepared data under $(DATA_ROOT) (see */manifest.json)"
 
 data-gsm8k: $(DEV_STAMP) ## GSM8K (GSM8K_TRAIN/GSM8K_TEST files, else hub) into DATA_ROOT/gsm8k, then check it
-	$(PY) data/prepare.py gsm8k --input "$(or $(GSM8K_TRAIN),openai/gsm8k)" \
+	$(PY) -m dataprep gsm8k --input "$(or $(GSM8K_TRAIN),openai/gsm8k)" \
 		$(_GSM8K_TEST_ARGS) \
 		--output "$(DATA_ROOT)/gsm8k" $(_DATA_TOK) $(DATA_ARGS)
-	$(PY) data/prepare.py check "$(DATA_ROOT)/gsm8k/train.parquet" "$(DATA_ROOT)/gsm8k/test.parquet" $(_DATA_CHECK_TOK)
+	$(PY) -m dataprep check "$(DATA_ROOT)/gsm8k/train.parquet" "$(DATA_ROOT)/gsm8k/test.parquet" $(_DATA_CHECK_TOK)
 
 data-omni-math: $(DEV_STAMP) ## Omni-MATH difficulty >= OMNI_MIN_DIFFICULTY (OMNI_MATH file, else hub) into DATA_ROOT/omni_math
-	$(PY) data/prepare.py omni-math --input "$(or $(OMNI_MATH),KbsdJames/Omni-MATH)" --hub-split test \
+	$(PY) -m dataprep omni-math --input "$(or $(OMNI_MATH),KbsdJames/Omni-MATH)" --hub-split test \
 		--min-difficulty "$(OMNI_MIN_DIFFICULTY)" --test-size "$(OMNI_TEST_SIZE)" --seed "$(DATA_SEED)" \
 		--output "$(DATA_ROOT)/omni_math" $(_DATA_TOK) $(DATA_ARGS)
-	$(PY) data/prepare.py check "$(DATA_ROOT)/omni_math/train.parquet" "$(DATA_ROOT)/omni_math/test.parquet" $(_DATA_CHECK_TOK)
+	$(PY) -m dataprep check "$(DATA_ROOT)/omni_math/train.parquet" "$(DATA_ROOT)/omni_math/test.parquet" $(_DATA_CHECK_TOK)
 
 data-check: $(DEV_STAMP) ## validate every Parquet under DATA_ROOT (schema, empties, duplicates, ground truths)
 	@shopt -s nullglob; files=("$(DATA_ROOT)"/*/*.parquet); \
 	if (( $${#files[@]} == 0 )); then echo "data-check: no Parquet files under $(DATA_ROOT)" >&2; exit 2; fi; \
-	$(PY) data/prepare.py check "$${files[@]}" $(_DATA_CHECK_TOK)
+	$(PY) -m dataprep check "$${files[@]}" $(_DATA_CHECK_TOK)
 
 bench-data: $(DEV_STAMP) ## benchmark: BENCH_DATA_ROWS (1,000,000) synthetic rows through prepare.py custom: rows/s, peak memory
-	$(PY) tools/bench_data.py --rows "$(BENCH_DATA_ROWS)"
+	$(PY) -m tools.bench.data --rows "$(BENCH_DATA_ROWS)"
 
 bench: bench-data

@@ -7,18 +7,18 @@ ENGINE ?=
 export ENV_PREFIX WHEELHOUSE DRY_RUN FLASH_ATTN MAX_JOBS SITE_ENV INDEX_URL LOG_DIR
 
 lock: $(DEV_STAMP) ## re-resolve envs/sglang.lock and envs/vllm.lock (uv, date pinned in envs/resolve.env)
-	bash tools/build_env.sh lock
+	bash envs/build.sh lock
 
 env-sglang: ## create/update the SGLang env at ENV_PREFIX (DRY_RUN=1 prints the plan; WHEELHOUSE=DIR offline)
-	bash tools/build_env.sh env sglang
+	bash envs/build.sh env sglang
 
 env-vllm: ## create/update the vLLM env at ENV_PREFIX (DRY_RUN=1 prints the plan; FLASH_ATTN=1 builds flash-attn)
-	bash tools/build_env.sh env vllm
+	bash envs/build.sh env vllm
 
 wheelhouse: ## download every locked file for ENGINE=sglang|vllm into WHEELHOUSE (default wheelhouse/ENGINE)
 	@if [[ -z "$(ENGINE)" ]]; then echo "wheelhouse: set ENGINE=sglang or ENGINE=vllm" >&2; exit 2; fi
-	bash tools/build_env.sh wheelhouse "$(ENGINE)"
+	bash envs/build.sh wheelhouse "$(ENGINE)"
 
 check-env: ## check the active env against its lock: make check-env ENGINE=sglang|vllm [CHECK_ARGS=--no-gpu]
 	@if [[ -z "$(ENGINE)" ]]; then echo "check-env: set ENGINE=sglang or ENGINE=vllm" >&2; exit 2; fi
-	python3 tools/check_env.py --engine "$(ENGINE)" $(CHECK_ARGS)
+	python3 envs/check_env.py --engine "$(ENGINE)" $(CHECK_ARGS)

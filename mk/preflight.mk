@@ -9,9 +9,9 @@ JOB ?= jobs/phi4_sglang.sh
 ARGS ?=
 
 preflight: $(DEV_STAMP) ## check a job before submitting it: make preflight JOB=jobs/gsm8k_qwen_vllm.sh ARGS='--nodes 2'
-	$(PY) tools/preflight.py "$(JOB)" $(ARGS)
+	$(PY) -m tools.preflight "$(JOB)" $(ARGS)
 
 bench-preflight: $(DEV_STAMP) ## benchmark: preflight wall/CPU seconds in a fresh interpreter vs a bare `import verl`
-	$(PY) tools/bench_preflight.py
+	$(PY) -m tools.bench.preflight
 
 bench: bench-preflight

@@ -3,6 +3,6 @@ BENCH_REWARD_ARGS ?=
 
 .PHONY: bench-reward bench
 bench-reward: $(DEV_STAMP) ## reward speed/agreement vs baselines (ratios, PNG in outputs/); BENCH_REWARD_ARGS=--samples 40
-	$(PY) '$(ROOT)/tools/bench_reward.py' $(BENCH_REWARD_ARGS)
+	$(PY) -m tools.bench.reward $(BENCH_REWARD_ARGS)
 
 bench: bench-reward

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from slurm_fixture import local_slurm  # noqa: F401
@@ -14,19 +11,12 @@ from slurm_fixture import local_slurm  # noqa: F401
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_script_module(relpath: str, name: str | None = None) -> ModuleType:
-    """Import a module from the script folders (``data/``, ``tools/``) by file path."""
-    path = REPO_ROOT / relpath
-    mod_name = name or f"_script_{path.stem}"
-    if mod_name in sys.modules:
-        return sys.modules[mod_name]
-    spec = importlib.util.spec_from_file_location(mod_name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    spec.loader.exec_module(module)
-    return module
+def pytest_configure(config: pytest.Config) -> None:
+    """Child processes (``python -m dataprep``, ``python -m tools.preflight``, Slurm jobs) import
+    the project's packages from the repo root, as the Makefile and the launcher arrange."""
+    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if str(REPO_ROOT) not in parts:
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *parts])
 
 
 @pytest.fixture(scope="session")
@@ -54,5 +44,6 @@ def shared_fixtures() -> Path:
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny local HF model dir: Qwen2-style config.json + fast tokenizer (no weights)."""
-    tiny_model = load_script_module("tools/tiny_model.py", "tiny_model")
+    from tools.testbed import tiny_model
+
     return tiny_model.make_tiny_model(tmp_path_factory.mktemp("tiny_model") / "model")

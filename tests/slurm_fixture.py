@@ -1,4 +1,4 @@
-"""The session fixture `local_slurm`: a local emulated Slurm cluster (tools/local_slurm.sh).
+"""The session fixture `local_slurm`: a local emulated Slurm cluster (tools/cluster/local_slurm.sh).
 
 It brings up 2 nodes (n1, n2; each Gres=gpu:8) once per pytest session and yields a
 `LocalSlurm` whose `.env` is a complete environment for `subprocess.run(..., env=...)`
@@ -24,7 +24,7 @@ from typing import IO
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPT = REPO / "tools" / "local_slurm.sh"
+SCRIPT = REPO / "tools" / "cluster" / "local_slurm.sh"
 FIXTURE_NODES = 2
 # Variables that steer Slurm's commands; dropped so a real allocation cannot leak in.
 SLURM_INPUT_PREFIXES = ("SLURM_", "SBATCH_", "SALLOC_", "SRUN_", "SQUEUE_", "SINFO_", "SCONTROL_", "SCANCEL_")
@@ -79,7 +79,7 @@ def slurm_env(conf: Path, environ: dict[str, str] | None = None) -> dict[str, st
 def run_script(
     *args: str, env: dict[str, str] | None = None, timeout: float = 180
 ) -> subprocess.CompletedProcess[str]:
-    """Run tools/local_slurm.sh with `args`; stdout and stderr captured together."""
+    """Run tools/cluster/local_slurm.sh with `args`; stdout and stderr captured together."""
     return subprocess.run(
         ["bash", str(SCRIPT), *args],
         env=dict(os.environ) if env is None else env,
@@ -122,7 +122,7 @@ def local_slurm() -> Iterator[LocalSlurm]:
                 marker.write_text(f"{os.getpid()}\n")
         if proc.returncode != 0:
             pytest.fail(
-                f"tools/local_slurm.sh up failed (exit {proc.returncode}) in {directory}:\n{proc.stdout}",
+                f"tools/cluster/local_slurm.sh up failed (exit {proc.returncode}) in {directory}:\n{proc.stdout}",
                 pytrace=False,
             )
     except BaseException:

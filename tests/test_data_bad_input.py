@@ -11,12 +11,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "data"
-if str(DATA_DIR) not in sys.path:
-    sys.path.insert(0, str(DATA_DIR))
+from dataprep import prepare
 
-import prepare  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def lines_from(shared_fixtures: Path, n: int) -> list[str]:
@@ -74,7 +71,7 @@ def test_omni_math_bad_difficulty_and_missing_answer(shared_fixtures: Path, tmp_
     del rows[3]["answer"]
     src = write(tmp_path / "o.jsonl", [json.dumps(r) for r in rows])
     r = subprocess.run(
-        [sys.executable, str(DATA_DIR / "prepare.py"), "omni-math", "--input", str(src), "--output", str(tmp_path / "o")],
+        [sys.executable, "-m", "dataprep", "omni-math", "--input", str(src), "--output", str(tmp_path / "o")],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert r.returncode == 2
@@ -105,7 +102,7 @@ def test_empty_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_unknown_source_and_bad_options(tmp_path: Path, shared_fixtures: Path) -> None:
     r = subprocess.run(
-        [sys.executable, str(DATA_DIR / "prepare.py"), "mathqa", "--input", "x.jsonl", "--output", str(tmp_path)],
+        [sys.executable, "-m", "dataprep", "mathqa", "--input", "x.jsonl", "--output", str(tmp_path)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert r.returncode == 2 and "mathqa" in r.stderr and "gsm8k" in r.stderr

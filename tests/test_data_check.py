@@ -1,4 +1,4 @@
-"""data/dataset_check.py (``prepare.py check``): schema, content and ground-truth validation."""
+"""dataprep/check.py (``prepare.py check``): schema, content and ground-truth validation."""
 
 from __future__ import annotations
 
@@ -10,16 +10,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from dataprep import check as dataset_check
+from dataprep import prepare
+
 REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "data"
-if str(DATA_DIR) not in sys.path:
-    sys.path.insert(0, str(DATA_DIR))
-
-import prepare  # noqa: E402
-from conftest import load_script_module  # noqa: E402
-
-# by file path, the way the preflight tool loads it
-dataset_check = load_script_module("data/dataset_check.py", "_dc_by_path")
 
 
 def good_row(i: int, gt: str = "7") -> dict:
@@ -92,7 +86,7 @@ def test_unparseable_ground_truth_is_an_error(tmp_path: Path) -> None:
 
 
 def test_check_cli_exit_codes(gsm8k_out: Path, tmp_path: Path) -> None:
-    cmd = [sys.executable, str(DATA_DIR / "prepare.py"), "check"]
+    cmd = [sys.executable, "-m", "dataprep", "check"]
     ok = subprocess.run([*cmd, str(gsm8k_out / "train.parquet")], capture_output=True, text=True, check=False)
     assert ok.returncode == 0 and "180 rows" in ok.stdout
     p = tmp_path / "bad.parquet"
@@ -114,12 +108,10 @@ def test_overlong_prompts_with_tokenizer(gsm8k_out: Path, tiny_model_dir: Path) 
     assert "no such local directory" in missing.errors[0]
 
 
-def test_loads_by_file_path_in_a_fresh_process(gsm8k_out: Path, tmp_path: Path) -> None:
-    """The preflight tool's way: spec_from_file_location, no data/ on sys.path, no sys.modules entry."""
+def test_imports_as_a_package_in_a_fresh_process(gsm8k_out: Path, tmp_path: Path) -> None:
+    """The preflight tool's way: ``dataprep.check`` imported from the repo root, from another cwd."""
     code = (
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('x', {str(DATA_DIR / 'dataset_check.py')!r})\n"
-        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "from dataprep import check as m\n"
         f"r = m.check_parquet({str(gsm8k_out / 'train.parquet')!r})\n"
         "print(r.rows, len(r.errors), len(r.warnings)); print(r.summary())\n"
     )

@@ -1,4 +1,4 @@
-"""data/prepare.py on the real GSM8K / Omni-MATH sample rows: counts, filters, ground truths,
+"""dataprep/prepare.py on the real GSM8K / Omni-MATH sample rows: counts, filters, ground truths,
 templates, manifest, splits, dedup/decontamination, determinism, synthetic data, hub offline."""
 
 from __future__ import annotations
@@ -13,12 +13,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "data"
-if str(DATA_DIR) not in sys.path:
-    sys.path.insert(0, str(DATA_DIR))
+from dataprep import prepare
 
-import prepare  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def jsonl(path: Path) -> list[dict]:
@@ -261,7 +258,7 @@ def test_rerun_is_byte_identical(shared_fixtures: Path, tmp_path: Path) -> None:
 
 
 def test_synthetic_is_deterministic_and_correct(tmp_path: Path) -> None:
-    import prep_synthetic
+    from dataprep import synthetic as prep_synthetic
 
     probs = list(prep_synthetic.iter_problems(200, seed=3))
     assert probs == list(prep_synthetic.iter_problems(200, seed=3))
@@ -278,7 +275,7 @@ def test_synthetic_is_deterministic_and_correct(tmp_path: Path) -> None:
         assert p["answer"].endswith(f"#### {results[-1]}")
     out = tmp_path / "s"
     r = subprocess.run(
-        [sys.executable, str(DATA_DIR / "prepare.py"), "synthetic", "--output", str(out), "--n", "300", "--seed", "3"],
+        [sys.executable, "-m", "dataprep", "synthetic", "--output", str(out), "--n", "300", "--seed", "3"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -296,7 +293,7 @@ def test_hub_offline_fails_fast_with_local_file_hint(tmp_path: Path) -> None:
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     t0 = time.monotonic()
     r = subprocess.run(
-        [sys.executable, str(DATA_DIR / "prepare.py"), "gsm8k", "--input", "openai/gsm8k", "--output", str(tmp_path)],
+        [sys.executable, "-m", "dataprep", "gsm8k", "--input", "openai/gsm8k", "--output", str(tmp_path)],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip
     assert r.returncode == 2
@@ -309,7 +306,7 @@ def test_hub_offline_fails_fast_with_local_file_hint(tmp_path: Path) -> None:
 def test_hub_reader_through_datasets(shared_fixtures: Path, tmp_path: Path, monkeypatch) -> None:
     """The online path's reader, run on the real ``datasets`` library with a local dataset folder
     (no network here, so only the reachability probe is bypassed)."""
-    import prep_sources
+    from dataprep import sources as prep_sources
 
     folder = tmp_path / "hubdir"
     folder.mkdir()

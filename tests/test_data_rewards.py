@@ -4,17 +4,13 @@ gold solution (kept last: it needs the rewards package)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "data"
-if str(DATA_DIR) not in sys.path:
-    sys.path.insert(0, str(DATA_DIR))
+from dataprep import prepare
 
-import prepare  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def prepared(args: list[str]) -> list[dict]:

@@ -4,18 +4,14 @@ filter keeps exactly the rows verl's ``filter_overlong_prompts`` keeps (tiny loc
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parents[1]
-DATA_DIR = REPO / "data"
-if str(DATA_DIR) not in sys.path:
-    sys.path.insert(0, str(DATA_DIR))
+from dataprep import prepare
+from dataprep import tokens as prep_tokens
 
-import prep_tokens  # noqa: E402
-import prepare  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def rlhf_dataset(files: list[Path], tokenizer_dir: Path, cache: Path, max_len: int, filter_long: bool):

@@ -1,4 +1,4 @@
-"""`make env-* / wheelhouse` plans (tools/build_env.sh): dry runs, the no-conda error, prefixes."""
+"""`make env-* / wheelhouse` plans (envs/build.sh): dry runs, the no-conda error, prefixes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
-SCRIPT = REPO_ROOT / "tools" / "build_env.sh"
+SCRIPT = REPO_ROOT / "envs" / "build.sh"
 BARE_PATH = "/usr/bin:/bin"
 
 

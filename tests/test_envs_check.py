@@ -1,4 +1,4 @@
-"""tools/check_env.py run for real in the CPU dev env: it must name the dev env's real mismatches."""
+"""envs/check_env.py run for real in the CPU dev env: it must name the dev env's real mismatches."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, load_script_module
+from conftest import REPO_ROOT
 
-SCRIPT = REPO_ROOT / "tools" / "check_env.py"
-check_env = load_script_module("tools/check_env.py", "check_env")
+from envs import check_env
+
+SCRIPT = REPO_ROOT / "envs" / "check_env.py"
 
 
 def run_check(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,11 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, load_script_module
+from conftest import REPO_ROOT
+
+from envs import check_env
 
 ENVS = REPO_ROOT / "envs"
 ENGINES = ("sglang", "vllm")
-check_env = load_script_module("tools/check_env.py", "check_env")
 
 
 def pins(engine: str) -> dict[str, str]:
@@ -106,7 +107,7 @@ def test_locks_do_not_drift_from_their_inputs(tmp_path):
     """Re-resolve both locks with uv (PyPI, date pinned) and compare byte for byte."""
     env = dict(os.environ, LOCK_OUT_DIR=str(tmp_path), UV_CACHE_DIR=str(REPO_ROOT / ".uv-cache"))
     proc = subprocess.run(
-        ["bash", str(REPO_ROOT / "tools" / "build_env.sh"), "lock", *ENGINES],
+        ["bash", str(REPO_ROOT / "envs" / "build.sh"), "lock", *ENGINES],
         capture_output=True,
         text=True,
         env=env,

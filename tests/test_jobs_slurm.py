@@ -1,6 +1,6 @@
 """The job scripts and the Ray-on-Slurm launcher on the local emulated Slurm cluster.
 
-Real slurmctld/slurmd (tools/local_slurm.sh), real Ray on CPU (each node declares the
+Real slurmctld/slurmd (tools/cluster/local_slurm.sh), real Ray on CPU (each node declares the
 allocation's GPUs), real verl composing the configs. Jobs run in two concurrent waves so that
 Ray's start-up cost is shared between the assertions.
 """
@@ -88,7 +88,8 @@ def site_root(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) ->
         subprocess.run(
             [
                 sys.executable,
-                str(REPO / "data" / "prepare.py"),
+                "-m",
+                "dataprep",
                 "synthetic",
                 "--output",
                 str(root / "data" / folder),
@@ -198,7 +199,7 @@ def two_node_runs(local_slurm: Any, site_root: Path) -> dict[str, Job]:
     site = site_root / "site.env"
     jobs = {}
     for script in SCRIPTS:
-        # the preflight (tools/preflight.py) runs in one job per experiment
+        # the preflight (tools/preflight/cli.py) runs in one job per experiment
         preflight = "1" if script in ("phi4_sglang", "gsm8k_qwen_vllm") else "0"
         jobs[script] = submit(
             local_slurm, script, site, "--nodes=2", "--gres=gpu:2", *SHARED, DRY_RUN="1", PREFLIGHT=preflight
@@ -237,9 +238,6 @@ def test_concurrent_jobs_use_distinct_ray_ports(two_node_runs: dict[str, Job]) -
 @pytest.mark.timeout(600)
 def test_preflight_ran_before_ray(two_node_runs: dict[str, Job]) -> None:
     text = two_node_runs["phi4_sglang"].text()
-    if not (REPO / "tools" / "preflight.py").exists():
-        assert "preflight: " in text and "not present; skipped" in text
-        return
     assert "verdict: PASS" in text, text[-4000:]
     assert text.index("verdict: PASS") < text.index("ray: head")
 

@@ -1,4 +1,4 @@
-"""The local emulated Slurm cluster (tools/local_slurm.sh) and its session fixture."""
+"""The local emulated Slurm cluster (tools/cluster/local_slurm.sh) and its session fixture."""
 
 from __future__ import annotations
 
@@ -230,8 +230,8 @@ def _as_unprivileged_user(
 
 def test_non_root_up_names_the_packages_and_fails(private_dir: Path) -> None:
     # Copy the script where `nobody` can read it (the checkout may live under /root).
-    tools = private_dir / "tools"
-    tools.mkdir()
+    tools = private_dir / "tools" / "cluster"
+    tools.mkdir(parents=True)
     script = tools / "local_slurm.sh"
     shutil.copy(SCRIPT, script)
     script.chmod(script.stat().st_mode | stat.S_IROTH | stat.S_IXOTH)

@@ -1,6 +1,6 @@
 """Long runs on the local Slurm cluster: save before the time limit, requeue, resume.
 
-The trainer is tools/fake_trainer.py (TRAINER_CMD): verl's checkpoint layout and tracker, and
+The trainer is tools/testbed/fake_trainer.py (TRAINER_CMD): verl's checkpoint layout and tracker, and
 verl's own `should_save_ckpt_esi` fed by the expiry timestamp the launcher exports. Everything
 else is real: slurmctld's time limit and USR1, the launcher's trap, `scontrol requeue`, Ray.
 One job gets slurmctld's own warning (`--time=3 --signal=B:USR1@50`); the others get it by
@@ -24,7 +24,7 @@ site_root = test_jobs_slurm.site_root  # the session fixture: synthetic data, ti
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
-FAKE = 'python tools/fake_trainer.py "$@"'
+FAKE = 'python tools/testbed/fake_trainer.py "$@"'
 # a 2-minute job whose verl-style expiry is 15 s before its end: the stand-in's pre-expiry
 # saves (verl: remaining <= longest step + 60 s) start about 45 s into each run
 SHORT = {"STOP_GRACE": "15", "FAKE_STEP_S": "1", "PREFLIGHT": "0", "TRAINER_CMD": FAKE}

@@ -1,17 +1,15 @@
 """Composition helpers of preflight: legacy/deprecated keys read from verl's own config files,
-unknown-key detection, job-script parsing (tools/preflight_config.py, tools/preflight.py)."""
+unknown-key detection, job-script parsing (tools/preflight/config.py, tools/preflight/cli.py)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, load_script_module
+from conftest import REPO_ROOT
 
-sys.path.insert(0, str(REPO_ROOT / "tools"))  # preflight's modules import their siblings by name
-pconf = load_script_module("tools/preflight_config.py", "preflight_config")
-cli = load_script_module("tools/preflight.py", "preflight_cli")
+from tools.preflight import cli
+from tools.preflight import config as pconf
 
 
 def verl_compose(*overrides: str):
@@ -125,7 +123,8 @@ def test_launcher_override_order():
 
 
 def test_slurm_allocation_from_environment():
-    checks = load_script_module("tools/preflight_checks.py", "preflight_checks")
+    from tools.preflight import checks
+
     job = {"SLURM_JOB_ID": "7", "SLURM_JOB_NUM_NODES": "2"}
     assert checks.slurm_allocation({}) is None
     assert checks.slurm_allocation({**job, "SLURM_GPUS_PER_NODE": "h100:8"}) == (2, 8)

@@ -1,4 +1,4 @@
-"""tools/preflight.py with the real verl 0.9.1 on CPU: the shipped experiments pass with both
+"""tools/preflight/cli.py with the real verl 0.9.1 on CPU: the shipped experiments pass with both
 engines, and each class of mistake fails with its own message."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, load_script_module
+from conftest import REPO_ROOT
 
-preflight = load_script_module("tools/preflight.py", "preflight_cli")
+from tools.preflight import cli as preflight
 
-# --- a local "cluster site": Parquet made by data/prepare.py (synthetic GSM8K-format rows and the
+# --- a local "cluster site": Parquet made by dataprep/prepare.py (synthetic GSM8K-format rows and the
 # real Omni-MATH sample), model dirs with the tiny tokenizer, a checkpoint root and a site file,
 # laid out as jobs/site.env.example describes.
 MODEL_CONFIGS = Path(__file__).resolve().parent / "fixtures" / "model_configs"
@@ -32,7 +32,7 @@ class Site:
 
 def _prepare(*args: str) -> None:
     subprocess.run(
-        [sys.executable, str(REPO_ROOT / "data" / "prepare.py"), *args],
+        [sys.executable, "-m", "dataprep", *args],
         check=True,
         capture_output=True,
         cwd=REPO_ROOT,
@@ -288,11 +288,17 @@ def test_missing_site_variable_is_explained(site, monkeypatch, capsys, tmp_path)
 @pytest.mark.slow
 def test_command_line_table_and_exit_code(site):
     """The real entry point in a fresh interpreter, as the launcher runs it."""
-    env = {"PATH": "/usr/bin:/bin", "SITE_ENV": str(site.site_env), "HOME": str(site.root)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "SITE_ENV": str(site.site_env),
+        "HOME": str(site.root),
+        "PYTHONPATH": str(REPO_ROOT),  # as the launcher and the Makefile set it
+    }
     ok = subprocess.run(
         [
             sys.executable,
-            str(REPO_ROOT / "tools" / "preflight.py"),
+            "-m",
+            "tools.preflight",
             "gsm8k_qwen",
             "--engine",
             "vllm",
@@ -308,7 +314,7 @@ def test_command_line_table_and_exit_code(site):
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "verdict: PASS" in ok.stdout
     bad = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "tools" / "preflight.py"), "gsm8k_qwen", "reward_model.enable=true"],
+        [sys.executable, "-m", "tools.preflight", "gsm8k_qwen", "reward_model.enable=true"],
         capture_output=True,
         text=True,
         env=env,

@@ -1,4 +1,4 @@
-"""The memory estimate (tools/memory_estimate.py) against published model sizes."""
+"""The memory estimate (tools/preflight/memory.py) against published model sizes."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import load_script_module
 
-mem = load_script_module("tools/memory_estimate.py", "memory_estimate")
+from tools.preflight import memory as mem
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "model_configs"
 

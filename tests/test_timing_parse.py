@@ -8,19 +8,15 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import load_script_module
+
+from tools.timing import parse as timing_parse
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "timing"
 
 
-def _load(name: str) -> ModuleType:
-    """Load tools/<name>.py by path under its own name, so its sibling imports resolve."""
-    return load_script_module(f"tools/{name}.py", name)
-
-
 @pytest.fixture(scope="module")
 def tp() -> ModuleType:
-    return _load("timing_parse")
+    return timing_parse
 
 
 def _line(step: int, metrics: dict[str, object]) -> str:

@@ -10,7 +10,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import load_script_module
+
+from tools.timing import parse as timing_parse
+from tools.timing import phases as timing_phases
+from tools.timing import report as timing_report
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
@@ -20,25 +23,18 @@ SGLANG_JSONL = FIXTURES / "sglang_step3.jsonl"
 VLLM = FIXTURES / "vllm_step3.console.txt"
 
 
-def _load(name: str) -> ModuleType:
-    """Load tools/<name>.py by path under its own name, so its sibling imports resolve."""
-    return load_script_module(f"tools/{name}.py", name)
-
-
 @pytest.fixture(scope="module")
 def tr() -> ModuleType:
-    for dep in ("timing_phases", "timing_parse"):
-        _load(dep)
-    return _load("timing_report")
+    return timing_report
 
 
 @pytest.fixture(scope="module")
 def ph() -> ModuleType:
-    return _load("timing_phases")
+    return timing_phases
 
 
 def _summary(tr, path: Path, name: str, steps: str | None = None):
-    return tr.summarize(name, _load("timing_parse").load_run(path), tr.StepRange.parse(steps))
+    return tr.summarize(name, timing_parse.load_run(path), tr.StepRange.parse(steps))
 
 
 def _write_log(path: Path, steps: dict[int, dict[str, float]]) -> Path:
@@ -49,7 +45,7 @@ def _write_log(path: Path, steps: dict[int, dict[str, float]]) -> Path:
 
 def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(TOOLS / "timing_report.py"), *args],
+        [sys.executable, "-m", "tools.timing", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -138,7 +134,7 @@ def test_steps_selection_and_phases_missing_in_some_steps(tr, tmp_path):
     assert s.step.mean == pytest.approx((41 + 49 + 43) / 3)
     assert s.remainder.mean == pytest.approx(s.step.mean - sum(st.mean for st in s.phases.values()))
     assert s.remainder.median == pytest.approx(1.0)
-    with pytest.raises(_load("timing_parse").TimingInputError, match=r"no timed step in --steps 9:.*1\.\.4"):
+    with pytest.raises(timing_parse.TimingInputError, match=r"no timed step in --steps 9:.*1\.\.4"):
         _summary(tr, log, "run", "9:")
 
 
@@ -273,7 +269,7 @@ def test_jobs_helper_finds_runs_by_id_via_site_file(tmp_path):
     site = tmp_path / "site.env"
     site.write_text(f'export LOG_ROOT="{logs}"\n')
     env = {"PATH": "/usr/bin:/bin", "SITE_ENV": str(site), "PY": sys.executable, "STEPS": "3:"}
-    script = str(TOOLS / "timing_report_jobs.sh")
+    script = str(TOOLS / "timing" / "jobs.sh")
     res = subprocess.run(
         ["bash", script, str(tmp_path / "out"), "1001", "1002"],
         env=env,
@@ -293,7 +289,7 @@ def test_jobs_helper_finds_runs_by_id_via_site_file(tmp_path):
 def test_jobs_helper_default_log_root_and_make_wiring(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "SITE_ENV": str(tmp_path / "no-site.env"), "PY": sys.executable}
     res = subprocess.run(
-        ["bash", str(TOOLS / "timing_report_jobs.sh"), str(tmp_path / "out"), "42"],
+        ["bash", str(TOOLS / "timing" / "jobs.sh"), str(tmp_path / "out"), "42"],
         env=env,
         capture_output=True,
         text=True,
@@ -310,4 +306,4 @@ def test_jobs_helper_default_log_root_and_make_wiring(tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert "LOG_ROOT='/site/logs'" in res.stdout and "STEPS='3:'" in res.stdout
-    assert "tools/timing_report_jobs.sh" in res.stdout and res.stdout.rstrip().endswith("11 22")
+    assert "tools/timing/jobs.sh" in res.stdout and res.stdout.rstrip().endswith("11 22")

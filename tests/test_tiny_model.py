@@ -32,9 +32,8 @@ def test_chat_template_and_think_tokens_are_special(tiny_model_dir: Path) -> Non
 
 
 def test_stand_in_takes_another_models_shape(tmp_path: Path, repo_root: Path) -> None:
-    from conftest import load_script_module
+    from tools.testbed import tiny_model
 
-    tiny_model = load_script_module("tools/tiny_model.py", "tiny_model")
     shape = json.loads((repo_root / "tests/fixtures/model_configs/phi4_14b.json").read_text())
     out = tiny_model.make_tiny_model(tmp_path / "phi4", shape={**shape, "max_position_embeddings": 32768})
     raw = json.loads((out / "config.json").read_text())

@@ -84,14 +84,15 @@ def metrics(path: Path) -> dict[int, dict[str, float]]:
 def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys: Any = None) -> RealRun:
     if not (CPU_ENV / "bin" / "python").exists() or not (CPU_ENV / ".cpu-env-installed").exists():
         pytest.fail(f"no CPU engine env at {CPU_ENV}. Fix: make env-cpu (make test builds it)", pytrace=False)
-    from tools.tiny_model import make_tiny_model
+    from tools.testbed.tiny_model import make_tiny_model
 
     root = tmp_path_factory.mktemp("train_cpu")
     make_tiny_model(root / "models" / "Phi-4-reasoning-plus", family="phi3", with_weights=True)
     subprocess.run(
         [
             sys.executable,
-            str(REPO / "data" / "prepare.py"),
+            "-m",
+            "dataprep",
             "synthetic",
             "--output",
             str(root / "data" / "omni_math"),
@@ -102,6 +103,7 @@ def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys:
             "--prompt-template",
             "phi4-reasoning",
         ],
+        cwd=REPO,
         check=True,
         capture_output=True,
         timeout=120,
@@ -216,7 +218,7 @@ def test_time_limit_saves_requeues_and_resumes_from_the_real_checkpoint(real_run
 def test_timing_report_reads_the_real_metrics(real_run: RealRun) -> None:
     assert real_run.rc == 0, real_run.why()
     proc = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "timing_report.py"), str(real_run.log_dir), "--json"],
+        [sys.executable, "-m", "tools.timing", str(real_run.log_dir), "--json"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -3,7 +3,7 @@
 # call `launch_job "$@"`). One run:
 #   1. site file (SITE_ENV or jobs/site.env) -> required values checked, engine env activated
 #   2. allocation -> nodes, GPUs per node, run name, checkpoint dir, resume report
-#   3. preflight (tools/preflight.py, when present) -> config composed with the real verl
+#   3. preflight (tools/preflight/cli.py, when present) -> config composed with the real verl
 #   4. Ray: head on the first node, one worker per other node (srun --overlap), ports derived
 #      from the job id, wait until every node and GPU is registered, a probe task per node
 #   5. trainer in the background (python -m verl.trainer.main_ppo ... or TRAINER_CMD), `wait`ed
@@ -164,17 +164,12 @@ build_overrides() {
 }
 
 run_preflight() {
-  local tool="${LAUNCH_REPO}/tools/preflight.py"
   if [[ "${PREFLIGHT:-1}" == 0 ]]; then
     log "preflight: skipped (PREFLIGHT=0)"
     return 0
   fi
-  if [[ ! -f "${tool}" ]]; then
-    log "preflight: ${tool} not present; skipped"
-    return 0
-  fi
   log "preflight: checking the job before starting Ray"
-  "${PYTHON}" "${tool}" "${EXPERIMENT}" --engine "${ENGINE}" --nodes "${NNODES}" \
+  PYTHONPATH="${LAUNCH_REPO}${PYTHONPATH:+:${PYTHONPATH}}" "${PYTHON}" -m tools.preflight "${EXPERIMENT}" --engine "${ENGINE}" --nodes "${NNODES}" \
     "${LAUNCH_OVERRIDES[@]}" "${USER_OVERRIDES[@]}" || DIE_CODE=5 die "preflight failed (above); nothing was started"
 }
 

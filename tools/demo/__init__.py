@@ -1,1 +1,1 @@
-"""`make demo`: the main job end to end on a local emulated cluster (demo.sh, summary, watch)."""
+"""``make demo``: ``demo.sh`` runs the main job on the local cluster; ``summary`` prints what happened."""

@@ -1,0 +1,3 @@
+from dataprep.prepare import main
+
+raise SystemExit(main())

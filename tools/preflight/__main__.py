@@ -1,0 +1,3 @@
+from tools.preflight.cli import main
+
+raise SystemExit(main())

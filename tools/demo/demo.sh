@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `make demo`: the product's main job trains for real on this machine, without GPUs or a cluster.
 #   local 2-node Slurm (emulated; 1 declared GPU per node) -> demo data -> a tiny model of
-#   Phi-4-reasoning-plus's architecture -> preflight -> the SGLang job's dry run ->
+#   Phi-4-reasoning-plus's architecture -> preflight -> (the SGLang job's dry run, alongside)
 #   sbatch jobs/phi4_vllm.sh on the launcher's CPU mode: verl's real GRPO trainer (FSDP2 actor +
 #   reference, vLLM CPU rollouts, the project's Phi-4 reward and reward manager) for a few steps ->
 #   the time-limit warning -> verl's pre-expiry save -> requeue -> resume from that checkpoint ->
 #   finish -> export to a Hugging Face folder -> step-time report + PNG -> summary.
 # Everything lands in .demo/ (git-ignored). Needs the CPU engine env (make env-cpu; make demo
-# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (5), DEMO_TIMEOUT (420 s,
+# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (5), DEMO_TIMEOUT (600 s,
 # the bound on the training job), CPU_ENV (.venv-cpu).
 set -euo pipefail
 
@@ -19,7 +19,7 @@ cpu_env="${CPU_ENV:-${root}/.venv-cpu}"
 nodes="${DEMO_NODES:-2}"
 rows="${DEMO_ROWS:-64}"
 steps="${DEMO_STEPS:-5}"
-bound="${DEMO_TIMEOUT:-420}"
+bound="${DEMO_TIMEOUT:-600}"
 site="${demo}/site.env"
 data_dir="${demo}/data/omni_math"
 model_dir="${demo}/models/Phi-4-reasoning-plus"
@@ -85,29 +85,33 @@ step "5/9 preflight on the 'login node' (the job runs the same check again befor
 
 mkdir -p "${demo}/slurm"
 export GRPO_REPO="${root}"
-step "6/9 SGLang job: dry run only (SGLang has no CPU build): DRY_RUN=1 sbatch --wait jobs/phi4_sglang.sh"
-set +e
-dry_id="$(DRY_RUN=1 sbatch --parsable --wait --nodes="${nodes}" --gres=gpu:1 --exclusive=user --output="${demo}/slurm/dry-%j.log" \
-  jobs/phi4_sglang.sh "${overrides[@]}")"
-dry_rc=$?
-set -e
-dry_id="${dry_id%%;*}"
-grep -E 'config composed|all .* nodes joined|dry run' "${demo}/slurm/dry-${dry_id}.log" | sed 's/^/    /' || true
-((dry_rc == 0)) || die "the SGLang dry run ${dry_id} failed (exit ${dry_rc}); its log: ${demo}/slurm/dry-${dry_id}.log"
-
-step "7/9 training for real: sbatch --nodes=${nodes} --gres=gpu:1 jobs/phi4_vllm.sh (GRPO, ${steps} steps; bound ${bound} s)"
+step "6/9 training for real: sbatch --nodes=${nodes} --gres=gpu:1 jobs/phi4_vllm.sh (GRPO, ${steps} steps; bound ${bound} s)"
 # the job skips its own copy of step 5's preflight (PREFLIGHT=0): ~30 s of imports on 2 cores
-job_id="$(PREFLIGHT=0 sbatch --parsable --nodes="${nodes}" --gres=gpu:1 --exclusive=user --time=8 --signal=B:USR1@20 \
+job_id="$(PREFLIGHT=0 sbatch --parsable --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=12 --time=15 --signal=B:USR1@20 \
   --output="${demo}/slurm/job-%j.log" jobs/phi4_vllm.sh "${overrides[@]}")"
 job_id="${job_id%%;*}"
 job_log="${demo}/slurm/job-${job_id}.log"
-echo "${job_id}" >"${demo}/last_job"
-note "job ${job_id}; log ${job_log#"${root}"/}"
 run_dir="${demo}/checkpoints/phi4_omni_math/phi4_vllm-${job_id}"
 log_dir="${demo}/logs/${job_id}"
+echo "${job_id}" >"${demo}/last_job"
+note "job ${job_id}; log ${job_log#"${root}"/}"
+
+step "7/9 meanwhile, the SGLang job as a dry run (SGLang has no CPU build): DRY_RUN=1 sbatch --wait jobs/phi4_sglang.sh"
+DRY_RUN=1 sbatch --parsable --wait --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=4 \
+  --output="${demo}/slurm/dry-%j.log" jobs/phi4_sglang.sh "${overrides[@]}" >"${demo}/slurm/dry.id" 2>&1 &
+dry_pid=$!
+
+note "following job ${job_id} (the time-limit warning goes out once global_step_2 is saved):"
 "${py}" -m tools.demo.watch --job "${job_id}" --log "${job_log}" --ckpt "${run_dir}" --signal-at-step 2 \
   --timeout "${bound}" --rss-out "${demo}/slurm/peak_rss-${job_id}" \
   || die "the training job ${job_id} did not finish (above); its log: ${job_log}"
+dry_rc=0
+wait "${dry_pid}" || dry_rc=$?
+dry_id="$(head -n1 "${demo}/slurm/dry.id")"
+dry_id="${dry_id%%;*}"
+note "SGLang dry run (job ${dry_id}):"
+grep -E 'config composed|all .* nodes joined|dry run' "${demo}/slurm/dry-${dry_id}.log" | sed 's/^/    /' || true
+((dry_rc == 0)) || die "the SGLang dry run ${dry_id} failed (exit ${dry_rc}); its log: ${demo}/slurm/dry-${dry_id}.log"
 
 step "8/9 export the final checkpoint with verl's model merger -> .demo/export; step-time report -> .demo/report"
 "${py}" -m tools.export "${run_dir}" --out "${demo}/export"

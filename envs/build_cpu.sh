@@ -26,8 +26,9 @@ find_uv() {
 }
 
 find_python() {
-  local cand
-  for cand in "${PYTHON312:-}" "$(command -v python3.12 || true)" "${HOME}"/.pyenv/versions/3.12*/bin/python3; do
+  local cand uv_found
+  uv_found="$("$(find_uv)" python find --no-python-downloads 3.12 2>/dev/null || true)"
+  for cand in "${PYTHON312:-}" "$(command -v python3.12 || true)" "${HOME}"/.pyenv/versions/3.12*/bin/python3 "${uv_found}"; do
     [[ -n "${cand}" && -x "${cand}" ]] || continue
     if "${cand}" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null; then
       echo "${cand}"

@@ -114,7 +114,12 @@ grep -E 'config composed|all .* nodes joined|dry run' "${demo}/slurm/dry-${dry_i
 ((dry_rc == 0)) || die "the SGLang dry run ${dry_id} failed (exit ${dry_rc}); its log: ${demo}/slurm/dry-${dry_id}.log"
 
 step "8/9 export the final checkpoint with verl's model merger -> .demo/export; step-time report -> .demo/report"
-"${py}" -m tools.export "${run_dir}" --out "${demo}/export"
+# with the trainer's torch (verl's DTensor shards do not load across torch versions)
+if ! "${cpu_env}/bin/python" -m tools.export "${run_dir}" --out "${demo}/export" >"${demo}/slurm/export.log" 2>&1; then
+  tail -n 30 "${demo}/slurm/export.log" >&2
+  die "the export to ${demo}/export failed (above; ${demo}/slurm/export.log)"
+fi
+grep -E '^export:' "${demo}/slurm/export.log" | sed 's/^/    /'
 rm -rf "${demo}/report" && mkdir -p "${demo}/report"
 "${py}" -m tools.timing "${log_dir}" --names "job ${job_id}" --out "${demo}/report/step_time.md" \
   --plot "${demo}/report/step_time.png"

@@ -46,7 +46,8 @@ OVERRIDES = (
     "trainer.esi_redundant_time=600",
 )
 
-pytestmark = [pytest.mark.slurm, pytest.mark.slow]
+# the fixture's real run is bounded by BOUND_S itself; pytest-timeout must not cut it first
+pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.timeout(BOUND_S + 600)]
 
 
 @dataclass

@@ -29,7 +29,7 @@ from tools.demo import watch
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
-STEPS = 4
+STEPS = 8  # the warning goes out after global_step_2: 6 steady steps (~3 s each) of margin
 BOUND_S = 1200  # both runs: ~5 min on an idle 2-core machine, 16 under a load of 12; a hang is cancelled here
 OVERRIDES = (
     "data.train_batch_size=4",
@@ -219,7 +219,7 @@ def test_time_limit_saves_requeues_and_resumes_from_the_real_checkpoint(real_run
     assert re.search(rf"Resuming from \S+/global_step_{step}\b", second_run), real_run.why()
     second = metrics(real_run.log_dir / "metrics.restart1.jsonl")
     assert min(second) == step + 1 and max(second) == STEPS  # the step counter continues
-    assert "trainer: finished (run complete at global_step_4)" in text
+    assert f"trainer: finished (run complete at global_step_{STEPS})" in text
 
 
 def test_timing_report_reads_the_real_metrics(real_run: RealRun) -> None:

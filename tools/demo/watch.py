@@ -76,9 +76,10 @@ def tracker_step(ckpt: Path) -> int:
 
 
 def job_rss_bytes(job: str) -> int:
-    """Sum of the resident memory of every process that runs in Slurm job ``job`` (its
-    environment says SLURM_JOB_ID=job): the launcher, Ray on every node, the trainer, vLLM.
-    Shared pages count once per process, so this is an upper bound."""
+    """Memory of every process that runs in Slurm job ``job`` (its environment says
+    SLURM_JOB_ID=job): the launcher, Ray on every node, the trainer, vLLM. Proportional set
+    size (``/proc/PID/smaps_rollup`` Pss: a page shared by N processes counts 1/N in each), so
+    the torch/CUDA libraries every process maps are counted once, not once per process."""
     marker = f"SLURM_JOB_ID={job}".encode()
     total = 0
     for proc in Path("/proc").iterdir():
@@ -87,8 +88,8 @@ def job_rss_bytes(job: str) -> int:
         try:
             if marker not in (proc / "environ").read_bytes().split(b"\0"):
                 continue
-            for line in (proc / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+            for line in (proc / "smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
                     total += int(line.split()[1]) * 1024
                     break
         except OSError:
@@ -137,17 +138,23 @@ def watch(
     deadline = time.monotonic() + timeout
     signaled = signal_at_step <= 0
     state = ""
+    restarts = 0
+    tick = 0
     while time.monotonic() < deadline:
-        follower.poll()
-        info = job_info(job)
-        state = info.get("JobState", "")
-        restarts = int(info.get("Restarts", "0") or 0)
-        rss = job_rss_bytes(job)
-        if rss > peak:
-            peak = rss
-            if rss_out is not None:
-                rss_out.parent.mkdir(parents=True, exist_ok=True)
-                rss_out.write_text(f"{peak}\n")
+        # the tracker every 0.5 s (steady steps take seconds: the warning must land before the
+        # last one), the scheduler, the log and memory every 2 s
+        if tick % 4 == 0:
+            follower.poll()
+            info = job_info(job)
+            state = info.get("JobState", "")
+            restarts = int(info.get("Restarts", "0") or 0)
+            rss = job_rss_bytes(job)
+            if rss > peak:
+                peak = rss
+                if rss_out is not None:
+                    rss_out.parent.mkdir(parents=True, exist_ok=True)
+                    rss_out.write_text(f"{peak}\n")
+        tick += 1
         if not signaled and restarts == 0 and state == "RUNNING" and tracker_step(ckpt) >= signal_at_step:
             print(
                 f"    > time-limit warning now: scancel --signal=USR1 --batch {job} (what slurmctld sends"
@@ -167,7 +174,7 @@ def watch(
             )
             print(tail(log), file=sys.stderr)
             return 1
-        time.sleep(2.0)
+        time.sleep(0.5)
     follower.poll()
     subprocess.run(["scancel", job], check=False, timeout=30)
     print(

@@ -43,7 +43,7 @@ OVERRIDES = (
     f"trainer.save_freq={STEPS}",
     "trainer.test_freq=-1",
     # every step is "near" the job's end: verl's pre-expiry save runs after each one
-    "trainer.esi_redundant_time=600",
+    "trainer.esi_redundant_time=7200",
 )
 
 # the fixture's real run is bounded by BOUND_S itself; pytest-timeout must not cut it first

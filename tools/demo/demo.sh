@@ -69,7 +69,7 @@ step "4/9 model: Phi-4-reasoning-plus's architecture (Phi3ForCausalLM) at toy si
 "${py}" -m tools.testbed.tiny_model "${model_dir}" --family phi3 --with-weights 2>/dev/null
 
 # A few real GRPO steps small enough for 2 CPU cores: 4 prompts x 2 responses of <= 32 tokens.
-# esi_redundant_time=600: every step is "near" the job's end, so verl saves after each one
+# esi_redundant_time=7200 (> the job's 15 min): every step is "near" the job's end, so verl saves after each one
 # (its pre-expiry save); the demo sends the time-limit warning once two steps are saved.
 overrides=(
   "data.train_batch_size=4" "data.max_response_length=32"
@@ -77,7 +77,7 @@ overrides=(
   "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=4096"
   "actor_rollout_ref.rollout.tensor_model_parallel_size=1" "actor_rollout_ref.rollout.max_num_batched_tokens=2048"
   "trainer.total_training_steps=${steps}" "trainer.save_freq=${steps}" "trainer.test_freq=-1"
-  "trainer.esi_redundant_time=600"
+  "trainer.esi_redundant_time=7200"
 )
 
 step "5/9 preflight on the 'login node' (the job runs the same check again before Ray starts)"

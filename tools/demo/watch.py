@@ -17,6 +17,7 @@ import argparse
 import re
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,32 +131,47 @@ class Follower:
                 print(f"    | {shown}", flush=True)
 
 
+class PeakMemory(threading.Thread):
+    """Samples the job's memory every 2 s in the background (a /proc scan takes seconds on a
+    loaded machine; the main loop must stay quick to send the warning in time)."""
+
+    def __init__(self, job: str, out: Path | None) -> None:
+        super().__init__(daemon=True)
+        self.job, self.out, self.peak = job, out, 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.wait(2.0):
+            rss = job_rss_bytes(self.job)
+            if rss > self.peak:
+                self.peak = rss
+                if self.out is not None:
+                    self.out.parent.mkdir(parents=True, exist_ok=True)
+                    self.out.write_text(f"{rss}\n")
+
+
 def watch(
     job: str, log: Path, ckpt: Path, signal_at_step: int, timeout: float, rss_out: Path | None = None
 ) -> int:
     follower = Follower(log)
-    peak = 0
+    memory = PeakMemory(job, rss_out)
+    memory.start()
+    try:
+        return _watch(job, log, ckpt, signal_at_step, timeout, follower)
+    finally:
+        memory.stop.set()
+
+
+def _watch(job: str, log: Path, ckpt: Path, signal_at_step: int, timeout: float, follower: Follower) -> int:
     deadline = time.monotonic() + timeout
     signaled = signal_at_step <= 0
     state = ""
-    restarts = 0
-    tick = 0
+    info: dict[str, str] = {}
+    next_poll = 0.0
     while time.monotonic() < deadline:
-        # the tracker every 0.5 s (steady steps take seconds: the warning must land before the
-        # last one), the scheduler, the log and memory every 2 s
-        if tick % 4 == 0:
-            follower.poll()
-            info = job_info(job)
-            state = info.get("JobState", "")
-            restarts = int(info.get("Restarts", "0") or 0)
-            rss = job_rss_bytes(job)
-            if rss > peak:
-                peak = rss
-                if rss_out is not None:
-                    rss_out.parent.mkdir(parents=True, exist_ok=True)
-                    rss_out.write_text(f"{peak}\n")
-        tick += 1
-        if not signaled and restarts == 0 and state == "RUNNING" and tracker_step(ckpt) >= signal_at_step:
+        # the tracker every 0.25 s (steady steps take 1-3 s: the warning must land while the
+        # first run still trains); the scheduler and the log every 2 s
+        if not signaled and tracker_step(ckpt) >= signal_at_step:
             print(
                 f"    > time-limit warning now: scancel --signal=USR1 --batch {job} (what slurmctld sends"
                 f" at the job's --signal=B:USR1@S); global_step_{tracker_step(ckpt)} is saved",
@@ -163,18 +179,23 @@ def watch(
             )
             subprocess.run(["scancel", "--signal=USR1", "--batch", job], check=False, timeout=30)
             signaled = True
-        if state in TERMINAL:
-            time.sleep(1.0)
+        if time.monotonic() >= next_poll:
+            next_poll = time.monotonic() + 2.0
             follower.poll()
-            if state == "COMPLETED":
-                return 0
-            print(
-                f"watch: job {job} ended {state} (exit {info.get('ExitCode', '?')}); log tail:",
-                file=sys.stderr,
-            )
-            print(tail(log), file=sys.stderr)
-            return 1
-        time.sleep(0.5)
+            info = job_info(job)
+            state = info.get("JobState", "")
+            if state in TERMINAL:
+                time.sleep(1.0)
+                follower.poll()
+                if state == "COMPLETED":
+                    return 0
+                print(
+                    f"watch: job {job} ended {state} (exit {info.get('ExitCode', '?')}); log tail:",
+                    file=sys.stderr,
+                )
+                print(tail(log), file=sys.stderr)
+                return 1
+        time.sleep(0.25)
     follower.poll()
     subprocess.run(["scancel", job], check=False, timeout=30)
     print(

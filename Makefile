@@ -16,7 +16,7 @@ SITE_FILE = $(or $(SITE_ENV),$(ROOT)/jobs/site.env)
 # $(call site_var,NAME): NAME's value after sourcing the site file (empty without the file).
 site_var = $(shell [ -f "$(SITE_FILE)" ] && bash -c 'set +eu; source "$$1" >/dev/null 2>&1; printf "%s" "$${!2:-}"' _ "$(SITE_FILE)" $(1))
 
-.PHONY: help dev sysdeps lint shellcheck pytest test demo clean-demo bench
+.PHONY: help dev sysdeps lint shellcheck pytest test test-quick demo clean-demo bench
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory shellcheck
 	$(MAKE) --no-print-directory pytest
+
+test-quick: ## make test without the engine-stack tier (local work; CI runs make test)
+	$(MAKE) --no-print-directory test PYTEST_ARGS="-m 'not engine_stack' $(PYTEST_ARGS)"
 
 demo: $(DEV_STAMP) sysdeps ## the main job trains for real (GRPO on CPU) on a local 2-node cluster: requeue, resume, export, report
 	$(MAKE) --no-print-directory env-cpu

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Pinned GPU environments for the SGLang and vLLM rollout backends.
 #
-#   envs/build.sh lock [sglang|vllm ...]   re-resolve envs/<engine>.lock from envs/<engine>.in
-#   envs/build.sh env sglang|vllm          create or update the env at ENV_PREFIX
-#   envs/build.sh wheelhouse sglang|vllm   download every locked file into WHEELHOUSE
+#   envs/build.sh lock [sglang|vllm ...]        re-resolve envs/<engine>.lock from envs/<engine>.in
+#   envs/build.sh lock-check [sglang|vllm ...]  re-resolve into a temp dir, report drift (exit 1)
+#   envs/build.sh inputs-hash sglang|vllm       print the sha256 of the lock's resolution inputs
+#   envs/build.sh env sglang|vllm               create or update the env at ENV_PREFIX
+#   envs/build.sh wheelhouse sglang|vllm        download every locked file into WHEELHOUSE
 #
 # Settings (environment variables; the make targets pass theirs through):
 #   ENV_PREFIX   where the env lives; default: ENV_PREFIX_SGLANG / ENV_PREFIX_VLLM from the site
@@ -112,6 +114,73 @@ in_prefix() {
   fi
 }
 
+# lock_inputs ENGINE: the files that feed the resolution of envs/ENGINE.lock, repo-relative, in a
+# fixed order: resolve.env, the .in file and every file it includes with -r (depth first), the
+# overrides file when it exists.
+lock_inputs() {
+  local engine="$1"
+  echo "envs/resolve.env"
+  in_with_includes "envs/${engine}.in"
+  [[ -f "${root}/envs/${engine}-overrides.txt" ]] && echo "envs/${engine}-overrides.txt"
+  return 0
+}
+
+in_with_includes() {
+  local rel="$1" line inc
+  [[ -f "${root}/${rel}" ]] || die "${rel} is missing (an input of the lock)"
+  echo "${rel}"
+  while IFS= read -r line || [[ -n "${line}" ]]; do
+    line="${line%%#*}"
+    if [[ "${line}" =~ ^[[:space:]]*-r[[:space:]]+([^[:space:]]+) ]]; then
+      inc="$(dirname "${rel}")/${BASH_REMATCH[1]}"
+      in_with_includes "${inc}"
+    fi
+  done <"${root}/${rel}"
+}
+
+# inputs_hash ENGINE: sha256 over "<path> <sha256 of its content>" lines of lock_inputs. The lock
+# records it in its header (LOCK_HASH_PREFIX); tests/test_envs_locks.py recomputes it offline.
+LOCK_HASH_PREFIX="# inputs-sha256: "
+inputs_hash() {
+  local engine="$1" rel files
+  files="$(lock_inputs "${engine}")"
+  while IFS= read -r rel; do
+    printf '%s %s\n' "${rel}" "$(file_sha "${root}/${rel}")"
+  done <<<"${files}" | sha256sum | cut -d' ' -f1
+}
+
+cmd_inputs_hash() {
+  check_engine "${1:-}"
+  inputs_hash "$1"
+}
+
+# lock_check [ENGINE...]: resolve again (live index, same date) into a temp dir and compare.
+cmd_lock_check() {
+  local engines=("$@") engine tmp_dir pin_diff drift=0
+  [[ ${#engines[@]} -gt 0 ]] || engines=(sglang vllm)
+  tmp_dir="$(mktemp -d)"
+  LOCK_CHECK_DIR="${tmp_dir}"
+  trap 'rm -rf "${LOCK_CHECK_DIR}"' EXIT
+  LOCK_OUT_DIR="${tmp_dir}" cmd_lock "${engines[@]}"
+  for engine in "${engines[@]}"; do
+    if diff -q <(grep -v "^${LOCK_HASH_PREFIX}" "${envs_dir}/${engine}.lock") \
+      <(grep -v "^${LOCK_HASH_PREFIX}" "${tmp_dir}/${engine}.lock") >/dev/null; then
+      echo "lock-check: envs/${engine}.lock: no drift (a fresh resolution gives the same file)"
+    else
+      drift=1
+      echo "lock-check: envs/${engine}.lock DRIFTED: a fresh resolution of the same inputs differs. Pins (- lock, + fresh):"
+      pin_diff="$(diff <(grep -E '^[A-Za-z0-9].*==' "${envs_dir}/${engine}.lock" | cut -d' ' -f1) \
+        <(grep -E '^[A-Za-z0-9].*==' "${tmp_dir}/${engine}.lock" | cut -d' ' -f1) || true)"
+      pin_diff="$(grep -E '^[<>]' <<<"${pin_diff}" | sed -e 's/^</  -/' -e 's/^>/  +/' || true)"
+      echo "${pin_diff:-  (hashes or annotations only)}"
+    fi
+  done
+  if ((drift)); then
+    echo "lock-check: to take the fresh resolution: make lock, review 'git diff envs/*.lock', commit" >&2
+    return 1
+  fi
+}
+
 cmd_lock() {
   local engines=("$@") engine uv out_dir cache in_file overrides out tmp args
   [[ ${#engines[@]} -gt 0 ]] || engines=(sglang vllm)
@@ -138,6 +207,10 @@ cmd_lock() {
       rm -f "${tmp}"
       die "resolving ${in_file} failed (uv's message above). Check the pins in envs/common.in, ${in_file} and ${overrides}; a pin newer than EXCLUDE_NEWER in envs/resolve.env is invisible to uv"
     fi
+    # A fresh resolution every time: uv keeps the pins of an existing --output-file, so the
+    # output is always a new empty temp file. The header records the inputs' hash (offline check).
+    { printf '%s%s\n' "${LOCK_HASH_PREFIX}" "$(inputs_hash "${engine}")"; cat "${tmp}"; } >"${tmp}.h"
+    mv -f "${tmp}.h" "${tmp}"
     chmod 644 "${tmp}"
     mv -f "${tmp}" "${out}"
     echo "build_env: wrote ${out} ($(grep -c '^[A-Za-z0-9].*==' "${out}") packages)"
@@ -564,12 +637,14 @@ main() {
   [[ $# -gt 0 ]] && shift
   case "${cmd}" in
     lock) cmd_lock "$@" ;;
+    lock-check) cmd_lock_check "$@" ;;
+    inputs-hash) cmd_inputs_hash "$@" ;;
     env) cmd_env "$@" ;;
     wheelhouse) cmd_wheelhouse "$@" ;;
     -h | --help | help) usage ;;
     *)
       usage >&2
-      die "unknown command '${cmd}'; use lock, env or wheelhouse"
+      die "unknown command '${cmd}'; use lock, lock-check, inputs-hash, env or wheelhouse"
       ;;
   esac
 }

@@ -375,17 +375,23 @@ def check_compilers(report: Report, engine: str, want_cuda: str, nvcc_needed: bo
     if not nvcc_needed:
         report.add("CUDA_HOME", OK if cuda_home else SKIP, cuda_home or "unset (not needed)")
     elif not cuda_home:
-        report.add("CUDA_HOME", FAIL, "unset", "the env prefix", "conda activate the env (it sets CUDA_HOME)")
+        report.add("CUDA_HOME", FAIL, "unset", "the env prefix", CUDA_HOME_FIX)
     elif not (Path(cuda_home) / "bin" / "nvcc").exists():
         report.add(
             "CUDA_HOME",
             FAIL,
             cuda_home,
             "a folder with bin/nvcc",
-            "conda activate the env (it sets CUDA_HOME)",
+            CUDA_HOME_FIX,
         )
     else:
         report.add("CUDA_HOME", OK, cuda_home)
+
+
+CUDA_HOME_FIX = (
+    "conda activate the env (it sets CUDA_HOME); an env built with CONDA=none: export CUDA_HOME=<a CUDA 13.0 "
+    "toolkit with bin/nvcc>, e.g. /usr/local/cuda-13.0"
+)
 
 
 def check_nccl(report: Report, probe: dict[str, dict[str, object]], pins: dict[str, str], gpu: bool) -> None:

@@ -1,13 +1,16 @@
 # GPU environments for the rollout engines (issue 5): conda spec + pip lock per engine.
 # Settings pass through the environment: ENV_PREFIX, WHEELHOUSE, DRY_RUN=1, FLASH_ATTN=1,
 # MAX_JOBS, SITE_ENV, INDEX_URL, LOG_DIR. See envs/README.md.
-.PHONY: lock env-sglang env-vllm wheelhouse check-env
+.PHONY: lock lock-check env-sglang env-vllm wheelhouse check-env
 
 ENGINE ?=
 export ENV_PREFIX WHEELHOUSE DRY_RUN FLASH_ATTN MAX_JOBS SITE_ENV INDEX_URL LOG_DIR
 
 lock: $(DEV_STAMP) ## re-resolve envs/sglang.lock and envs/vllm.lock (uv, date pinned in envs/resolve.env)
 	bash envs/build.sh lock
+
+lock-check: $(DEV_STAMP) ## re-resolve both locks against the live index (same date) and report drift; not part of make test
+	bash envs/build.sh lock-check
 
 env-sglang: ## create/update the SGLang env at ENV_PREFIX (DRY_RUN=1 prints the plan; WHEELHOUSE=DIR offline)
 	bash envs/build.sh env sglang

@@ -1,8 +1,10 @@
-# Rewards (issue 3): benchmark of rewards/ against straightforward baselines, same process.
+# Rewards (issues 3, 14): benchmark of rewards/ against math-verify and straightforward baselines.
+# BENCH_REWARD_DATA=/folder/of/labelled/*.jsonl adds public sets (see docs/rewards.md).
 BENCH_REWARD_ARGS ?=
+BENCH_REWARD_DATA ?=
 
 .PHONY: bench-reward bench
-bench-reward: $(DEV_STAMP) ## reward speed/agreement vs baselines (ratios, PNG in outputs/); BENCH_REWARD_ARGS=--samples 40
-	$(PY) -m tools.bench.reward $(BENCH_REWARD_ARGS)
+bench-reward: $(DEV_STAMP) ## reward agreement/speed vs math-verify per set, 16-thread latency, Phi-4 (PNG in outputs/)
+	$(PY) -m tools.bench.reward $(if $(BENCH_REWARD_DATA),--data '$(BENCH_REWARD_DATA)') $(BENCH_REWARD_ARGS)
 
 bench: bench-reward

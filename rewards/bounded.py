@@ -1,14 +1,20 @@
-"""Hard wall-clock bound for symbolic comparison: a small pool of killable worker processes.
+"""Hard wall-clock bound for the symbolic path: a small pool of killable worker processes.
 
-Symbolic simplification and LaTeX parsing of model text can take unbounded time (power towers,
-huge exponents). No in-process timeout can stop that reliably, and ``signal.alarm`` does not work
-in verl's reward loop (thread pool inside Ray actors). So the slow path runs in child processes
-(:mod:`rewards._symbolic_worker`): each handles one request at a time; a request that exceeds its
-bound gets its process killed (SIGKILL) and a fresh one started on next use. A timeout counts as
-"not equivalent".
+LaTeX parsing and sympy simplification of model text can take unbounded time (power towers,
+huge exponents). No in-process timeout stops that reliably, and ``signal.alarm`` does not work in
+verl's reward loop (a thread pool inside Ray actors). So the slow path runs in child processes
+(:mod:`rewards._symbolic_worker`), one request at a time each.
 
-The pool starts lazily on the first slow-path call (fast paths never touch it), is shared by all
-threads of the process and is thread-safe. Its size is ``REWARDS_SYMBOLIC_WORKERS`` (default 2).
+The bound covers the whole call: waiting for a free worker *and* the comparison. Callers wait in
+first-come first-served order; a call that gets no worker before its deadline, or whose worker
+does not answer in time, returns :data:`TIMEOUT` / :data:`UNAVAILABLE` (the caller counts the pair
+as not verified and says so). A worker that overran is killed (SIGKILL) and a replacement starts in
+the background; so does a worker found dead while idle, and the call that found it dead is retried
+once on another worker (within the same deadline). Worker start-up (importing sympy and
+math-verify, about a second) happens in background threads, never inside a caller's bound: the
+pool starts all its workers on the first slow-path call.
+
+Pool size: ``REWARDS_SYMBOLIC_WORKERS`` (default 2), shared by all threads of the process.
 """
 
 from __future__ import annotations
@@ -22,12 +28,19 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
 STARTUP_TIMEOUT_S = 120.0
-"""How long a fresh worker may take to import sympy/math-verify (not part of a call's bound)."""
+"""How long a fresh worker may take to import sympy/math-verify (in the background)."""
+
+EQUAL = "equal"
+DIFFERENT = "different"
+TIMEOUT = "timeout"
+UNAVAILABLE = "unavailable"
+"""Outcomes of :meth:`WorkerPool.compare`; the last two mean "not verified"."""
 
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 
@@ -42,7 +55,7 @@ def _pool_size() -> int:
 
 
 class WorkerError(RuntimeError):
-    """A worker could not be started or died; the comparison counts as not equivalent."""
+    """A worker could not be started, died, or broke its pipe."""
 
 
 class _Worker:
@@ -61,9 +74,12 @@ class _Worker:
             cwd=_REPO_ROOT,
         )
         self._buf = bytearray()
-        self.ready = False
 
-    def _read_line(self, deadline: float) -> bytes | None:
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def read_line(self, deadline: float) -> bytes | None:
+        """One reply line, or None when ``deadline`` passes first; WorkerError on EOF."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         while True:
@@ -83,25 +99,16 @@ class _Worker:
                 raise WorkerError("symbolic worker exited unexpectedly")
             self._buf.extend(chunk)
 
-    def wait_ready(self) -> None:
-        if self.ready:
-            return
-        line = self._read_line(time.monotonic() + STARTUP_TIMEOUT_S)
-        if line is None:
-            raise WorkerError(f"symbolic worker did not start within {STARTUP_TIMEOUT_S:.0f} s")
-        self.ready = True
-
-    def ask(self, gold: str, pred: str, timeout_s: float) -> bool | None:
-        """True/False, or None on timeout (the caller must then kill this worker)."""
-        self.wait_ready()
+    def ask(self, gold: str, pred: str, deadline: float) -> bool | None:
+        """True/False, or None when ``deadline`` passed (the caller must kill this worker)."""
         assert self.proc.stdin is not None
         payload = json.dumps({"gold": gold, "pred": pred}).encode() + b"\n"
         try:
             self.proc.stdin.write(payload)
             self.proc.stdin.flush()
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             raise WorkerError(f"symbolic worker pipe closed: {exc}") from exc
-        line = self._read_line(time.monotonic() + timeout_s)
+        line = self.read_line(deadline)
         if line is None:
             return None
         reply = json.loads(line)
@@ -128,83 +135,137 @@ class _Worker:
 
 
 class WorkerPool:
-    """At most ``size`` workers; a caller borrows one exclusively for one request."""
+    """``size`` workers; callers borrow one exclusively per request, first come first served."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._idle: list[_Worker] = []
-        self._count = 0
+        self._starting = 0
+        self._queue: deque[object] = deque()
         self._cond = threading.Condition()
         self._pid = os.getpid()
-        self.timeouts = 0
+        self._closed = False
+        self._busy = 0
         self.calls = 0
+        self.timeouts = 0
+        self.unavailable = 0
+        self.replaced = 0
 
-    def _borrow(self) -> _Worker:
-        with self._cond:
-            while True:
-                if self._idle:
-                    return self._idle.pop()
-                if self._count < self.size:
-                    self._count += 1
-                    break
-                self._cond.wait()
+    # -- worker lifecycle ---------------------------------------------------------------------
+
+    def _spawn_locked(self) -> None:
+        """Start one worker in a background thread (caller holds ``_cond``)."""
+        self._starting += 1
+        threading.Thread(target=self._start_one, name="rewards-worker-start", daemon=True).start()
+
+    def _start_one(self) -> None:
+        worker: _Worker | None = None
         try:
-            return _Worker()
-        except Exception:
-            with self._cond:
-                self._count -= 1
-                self._cond.notify()
-            raise
-
-    def _give_back(self, worker: _Worker | None) -> None:
+            worker = _Worker()
+            if worker.read_line(time.monotonic() + STARTUP_TIMEOUT_S) is None:
+                raise WorkerError(f"symbolic worker did not start within {STARTUP_TIMEOUT_S:.0f} s")
+        except (OSError, WorkerError) as exc:
+            logger.error("could not start a symbolic worker: %s", exc)
+            if worker is not None:
+                worker.kill()
+            worker = None
         with self._cond:
-            if worker is None:
-                self._count -= 1
-            else:
+            self._starting -= 1
+            if worker is not None and not self._closed:
                 self._idle.append(worker)
-            self._cond.notify()
+            elif worker is not None:
+                worker.kill()
+            self._cond.notify_all()
 
-    def warm_up(self) -> None:
-        """Start every worker now and wait until each has imported its libraries."""
-        workers = [self._borrow() for _ in range(self.size)]
-        for w in workers:
-            try:
-                w.wait_ready()
-            except WorkerError:
-                w.kill()
-                self._give_back(None)
-                raise
-        for w in workers:
-            self._give_back(w)
+    def _fill_locked(self) -> None:
+        missing = self.size - len(self._idle) - self._starting - self._busy
+        for _ in range(max(0, missing)):
+            self._spawn_locked()
 
-    def compare(self, gold: str, pred: str, timeout_s: float) -> bool:
-        worker = self._borrow()
-        try:
-            worker.wait_ready()
-            result = worker.ask(gold, pred, timeout_s)
-        except (WorkerError, OSError, ValueError) as exc:
-            logger.warning("symbolic worker failed (%s); counting the pair as not equivalent", exc)
-            worker.kill()
-            self._give_back(None)
-            return False
+    def warm_up(self, wait_s: float = STARTUP_TIMEOUT_S) -> None:
+        """Start every worker now and wait (up to ``wait_s``) until all are ready."""
+        deadline = time.monotonic() + wait_s
         with self._cond:
-            self.calls += 1
-        if result is None:
+            self._fill_locked()
+            while len(self._idle) + self._busy < self.size and time.monotonic() < deadline:
+                self._cond.wait(max(0.0, deadline - time.monotonic()))
+
+    # -- borrowing ---------------------------------------------------------------------------
+
+    def _borrow(self, deadline: float) -> _Worker | None:
+        """A live worker, or None if none is free before ``deadline`` (FIFO among waiters)."""
+        ticket = object()
+        with self._cond:
+            self._fill_locked()
+            self._queue.append(ticket)
+            try:
+                while True:
+                    if self._queue[0] is ticket:
+                        while self._idle:
+                            worker = self._idle.pop()
+                            if worker.alive():
+                                self._busy += 1
+                                return worker
+                            logger.warning(
+                                "symbolic worker pid %d died while idle; replacing it", worker.proc.pid
+                            )
+                            self.replaced += 1
+                            worker.kill()
+                            self._spawn_locked()
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return None
+                    self._cond.wait(remaining)
+            finally:
+                self._queue.remove(ticket)
+                self._cond.notify_all()
+
+    def _give_back(self, worker: _Worker, healthy: bool) -> None:
+        if not healthy:  # SIGKILL and reaping happen off the caller's clock
+            threading.Thread(target=worker.kill, name="rewards-worker-kill", daemon=True).start()
+        with self._cond:
+            self._busy -= 1
+            if healthy and not self._closed:
+                self._idle.append(worker)
+            else:
+                if not healthy:
+                    self.replaced += 1
+                if not self._closed:
+                    self._spawn_locked()
+            self._cond.notify_all()
+
+    def compare(self, gold: str, pred: str, timeout_s: float, deadline: float | None = None) -> str:
+        """EQUAL / DIFFERENT, or TIMEOUT / UNAVAILABLE; never later than ``deadline``."""
+        if deadline is None:
+            deadline = time.monotonic() + timeout_s
+        for attempt in (1, 2):
+            worker = self._borrow(deadline)
+            if worker is None:
+                with self._cond:
+                    self.unavailable += 1
+                return UNAVAILABLE
+            try:
+                result = worker.ask(gold, pred, deadline)
+            except (WorkerError, OSError, ValueError) as exc:
+                logger.warning("symbolic worker failed (%s); replacing it (attempt %d)", exc, attempt)
+                self._give_back(worker, healthy=False)
+                continue
+            if result is None:
+                with self._cond:
+                    self.timeouts += 1
+                logger.info("symbolic comparison exceeded its %.2f s bound; worker killed", timeout_s)
+                self._give_back(worker, healthy=False)
+                return TIMEOUT
             with self._cond:
-                self.timeouts += 1
-            logger.info(
-                "symbolic comparison exceeded %.2f s; worker killed, pair counted not equivalent", timeout_s
-            )
-            worker.kill()
-            self._give_back(None)
-            return False
-        self._give_back(worker)
-        return result
+                self.calls += 1
+            self._give_back(worker, healthy=True)
+            return EQUAL if result else DIFFERENT
+        return UNAVAILABLE
 
     def close(self) -> None:
         with self._cond:
+            self._closed = True
             idle, self._idle = self._idle, []
-            self._count -= len(idle)
         for w in idle:
             w.kill()
 
@@ -223,6 +284,11 @@ def get_pool() -> WorkerPool:
         return _POOL
 
 
+def symbolic_compare(gold: str, pred: str, timeout_s: float, deadline: float | None = None) -> str:
+    """Compare two answers (texts) with math-verify in a worker; see :meth:`WorkerPool.compare`."""
+    return get_pool().compare(gold, pred, timeout_s, deadline)
+
+
 def symbolic_equal(gold: str, pred: str, timeout_s: float) -> bool:
-    """Compare two normalised answers in a worker process; False on timeout or failure."""
-    return get_pool().compare(gold, pred, timeout_s)
+    """True only when a worker verified the pair as equal within ``timeout_s``."""
+    return symbolic_compare(gold, pred, timeout_s) == EQUAL

@@ -15,12 +15,65 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 _TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^(){}\[\]]|[a-zA-Z])")
 _MAX_DEPTH = 40
 _MAX_ABS = 1e250
+_MAX_EXACT_BITS = 4096  # exact results larger than this fall back to floats (then inexact)
+
+Value = Fraction | float
+"""A Fraction is exact (only integers, ``+ - * /``, integer powers); a float is not."""
 _FUNCS = {"\\ln": math.log, "\\sin": math.sin, "\\cos": math.cos, "\\tan": math.tan}
 _OPEN_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _exact(v: Value) -> bool:
+    return isinstance(v, Fraction)
+
+
+def _mul(a: Value, b: Value) -> Value:
+    return a * b if _exact(a) and _exact(b) else float(a) * float(b)
+
+
+def _div(a: Value, b: Value) -> Value:
+    return a / b if _exact(a) and _exact(b) else float(a) / float(b)
+
+
+def _add(a: Value, b: Value) -> Value:
+    return a + b if _exact(a) and _exact(b) else float(a) + float(b)
+
+
+def _pow(base: Value, exponent: Value) -> Value:
+    if _exact(base) and _exact(exponent) and exponent.denominator == 1:
+        e = int(exponent)
+        bits = max(abs(base.numerator).bit_length(), abs(base.denominator).bit_length())
+        if bits * abs(e) <= _MAX_EXACT_BITS:
+            if e < 0:
+                return Fraction(1) / (base ** (-e))
+            return base**e
+    return float(base) ** float(exponent)
+
+
+def _root(radicand: Value, index: int) -> Value:
+    if _exact(radicand) and radicand >= 0:
+        num = _iroot(radicand.numerator, index)
+        den = _iroot(radicand.denominator, index)
+        if num is not None and den is not None:
+            return Fraction(num, den)
+    return float(radicand) ** (1.0 / index)
+
+
+def _iroot(n: int, k: int) -> int | None:
+    if n.bit_length() > _MAX_EXACT_BITS:
+        return None
+    r = round(n ** (1.0 / k)) if n < 2**1000 else int(math.isqrt(n)) if k == 2 else None
+    if r is None:
+        return None
+    for c in (r - 1, r, r + 1):
+        if c >= 0 and c**k == n:
+            return c
+    return None
 
 
 class _Reject(Exception):
@@ -56,7 +109,7 @@ class _Reader:
         self.i += 1
         return tok
 
-    def expr(self) -> float:
+    def expr(self) -> Value:
         self.depth += 1
         if self.depth > _MAX_DEPTH:
             raise _Reject
@@ -64,36 +117,36 @@ class _Reader:
         while self.peek() in ("+", "-"):
             op = self.take()
             rhs = self.term()
-            value = value + rhs if op == "+" else value - rhs
+            value = _add(value, rhs if op == "+" else -rhs)
         self.depth -= 1
         return _check(value)
 
-    def term(self) -> float:
+    def term(self) -> Value:
         value = self.signed()
         after_division = False
         while True:
             tok = self.peek()
             if tok in ("*", "\\cdot", "\\times"):
                 self.take()
-                value *= self.signed()
+                value = _mul(value, self.signed())
                 after_division = False
             elif tok in ("/", "\\div"):
                 self.take()
                 den = self.signed()
                 if den == 0:
                     raise _Reject
-                value /= den
+                value = _div(value, den)
                 after_division = True
             elif tok is not None and _starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
                 if tok[0].isdigit() or tok == "\\frac":
                     raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number)
-                value *= self.power()
+                value = _mul(value, self.power())
             else:
                 return _check(value)
 
-    def signed(self) -> float:
+    def signed(self) -> Value:
         if self.peek() == "-":
             self.take()
             return -self.signed()
@@ -102,7 +155,7 @@ class _Reader:
             return self.signed()
         return self.power()
 
-    def power(self) -> float:
+    def power(self) -> Value:
         base = self.atom()
         if self.peek() == "^":
             self.take()
@@ -113,10 +166,10 @@ class _Reader:
                 raise _Reject
             if abs(exponent) > 1e4 or (abs(base) > 1 and abs(exponent) * math.log10(abs(base)) > 250):
                 raise _Reject
-            return _check(base**exponent)
+            return _check(_pow(base, exponent))
         return base
 
-    def exponent(self) -> float:
+    def exponent(self) -> Value:
         tok = self.peek()
         if tok in ("{", "("):
             return self.group()
@@ -129,7 +182,7 @@ class _Reader:
             return _number(self.take())
         return self.atom()
 
-    def group(self) -> float:
+    def group(self) -> Value:
         opener = self.take()
         if opener not in _OPEN_CLOSE:
             raise _Reject
@@ -137,7 +190,7 @@ class _Reader:
         self.take(_OPEN_CLOSE[opener])
         return value
 
-    def brace_or_digit(self) -> float:
+    def brace_or_digit(self) -> Value:
         tok = self.peek()
         if tok == "{":
             return self.group()
@@ -145,10 +198,10 @@ class _Reader:
             self.take()
             if len(tok) > 1:
                 self.t.insert(self.i, tok[1:])
-            return float(tok[0])
+            return Fraction(int(tok[0]))
         raise _Reject
 
-    def atom(self) -> float:
+    def atom(self) -> Value:
         tok = self.peek()
         if tok is None:
             raise _Reject
@@ -166,9 +219,9 @@ class _Reader:
             den = self.brace_or_digit()
             if den == 0:
                 raise _Reject
-            return num / den
+            return _div(num, den)
         if tok == "\\sqrt":
-            index = 2.0
+            index: Value = Fraction(2)
             if self.peek() == "[":
                 index = self.group()
                 if index < 2 or index != int(index):
@@ -176,14 +229,14 @@ class _Reader:
             radicand = self.brace_or_digit()
             if radicand < 0:
                 raise _Reject
-            return radicand ** (1.0 / index)
+            return _root(radicand, int(index))
         if tok in _FUNCS:
             if self.peek() not in _OPEN_CLOSE:
                 raise _Reject
             arg = self.group()
             if tok == "\\ln" and arg <= 0:
                 raise _Reject
-            return _FUNCS[tok](arg)
+            return _FUNCS[tok](float(arg))
         raise _Reject
 
 
@@ -191,20 +244,22 @@ def _starts_factor(tok: str) -> bool:
     return tok in ("(", "{", "[", "\\pi", "e", "\\frac", "\\sqrt") or tok in _FUNCS or tok[0].isdigit()
 
 
-def _number(tok: str) -> float:
+def _number(tok: str) -> Value:
     if len(tok) > 30:
         raise _Reject
-    return float(tok)
+    return Fraction(tok)
 
 
-def _check(value: float) -> float:
-    if not math.isfinite(value) or abs(value) > _MAX_ABS:
+def _check(value: Value) -> Value:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Reject
+    if abs(value) > _MAX_ABS:
         raise _Reject
     return value
 
 
-def evaluate_constant(s: str) -> float | None:
-    """The value of a closed-form constant expression, or None if ``s`` is outside the subset."""
+def evaluate_exact(s: str) -> Value | None:
+    """The value of a closed-form constant: a Fraction when exact, a float when not, or None."""
     if not s or len(s) > 500:
         return None
     try:
@@ -213,5 +268,11 @@ def evaluate_constant(s: str) -> float | None:
         if reader.peek() is not None:
             return None
         return value
-    except (_Reject, OverflowError, ZeroDivisionError, ValueError, RecursionError):
+    except (_Reject, OverflowError, ZeroDivisionError, ValueError, RecursionError, TypeError):
         return None
+
+
+def evaluate_constant(s: str) -> float | None:
+    """The value of a closed-form constant expression as a float, or None outside the subset."""
+    value = evaluate_exact(s)
+    return None if value is None else float(value)

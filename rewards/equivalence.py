@@ -1,167 +1,97 @@
-"""Final-answer extraction and math-answer equivalence.
+"""Math-answer equivalence: a certain fast path, then math-verify in bounded workers.
 
-``extract_answer`` finds the final answer in a solution; ``is_equivalent`` decides whether two
-answers are the same. Most pairs are decided by a fast path of plain string work (numbers,
-fractions, percentages, sets/tuples/intervals of those, equations ``x=3``, choice letters, text).
-Anything else goes to a symbolic comparison (math-verify's LaTeX parser + sympy) in a killable
-worker process with a hard wall-clock bound (:mod:`rewards.bounded`); a timeout counts as not
-equivalent. Model text is never ``eval``-ed or ``sympify``-ed.
+``is_equivalent(gold, pred)`` accepts either side as a bare answer (``3/4``, ``x=2``) or as text
+that contains one (a sentence, a solution with ``\\boxed{}``, ``$...$``). The **certain path**
+answers only when its answer is provable: exact arithmetic on both sides (Python ints and
+``fractions.Fraction``, see :mod:`rewards.const_eval`), a structural match of sets/tuples/intervals
+of such numbers, identical normalised text, choice letters, yes/no words. Anything else goes to
+math-verify's ``parse`` + ``verify`` in a killable worker process (:mod:`rewards.bounded`), so the
+verdict is never worse than math-verify's own; the project's rules (units, percent words,
+currency, decimal comma, labelled values, inequalities as intervals, ordinals, yes/no in
+sentences) add on top. Model text is never ``eval``-ed or ``sympify``-ed here.
 
-Numeric rule: integers and fractions compare exactly; when either side is a decimal with a
-fractional part (``0.3333``, ``1.5e-3``), values match within a relative tolerance of
-``NUMERIC_REL_TOL`` (1e-6). A percentage matches its value and its value/100 (``50\\%`` = ``50`` =
-``0.5``). The symbolic path uses math-verify's comparison (6 significant digits for floats).
+Numeric rule (see docs/rewards.md): integers and fractions compare exactly. A decimal written with
+a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d``
+digits after the point, an exact prediction matches if it rounds to the reference at ``d`` digits
+(``0.33`` accepts ``\\frac13``). When the reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``),
+a decimal prediction matches only if it equals it exactly (``0.5`` for ``\\frac12``; never
+``0.333`` for ``\\frac13`` or ``3.14159`` for ``\\pi``). Two decimals match only when equal.
 """
 
 from __future__ import annotations
 
-import math
+import logging
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rewards.const_eval import evaluate_constant
+from rewards.const_eval import evaluate_exact
+from rewards.extract import (
+    _BOX_RE,
+    THINK_CLOSE,
+    braced,
+    extract_answer,
+    extract_with_source,
+    tail,
+    verify_text,
+)
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "_BOX_RE",
+    "compare",
+    "decide_fast",
+    "extract_answer",
+    "is_equivalent",
+    "normalize",
+    "path_stats",
+]
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = 3.0
-"""Wall-clock bound for one symbolic comparison (seconds)."""
-
-NUMERIC_REL_TOL = 1e-6
-"""Relative tolerance when at least one side is a decimal with a fractional part."""
+"""Wall-clock bound for one comparison, waiting for a worker included (seconds)."""
 
 MAX_ANSWER_CHARS = 2000
-"""Answers longer than this (after normalisation) are compared as strings only."""
+"""Extracted answers longer than this are compared as text only."""
 
 _CACHE_SIZE = 65536
 
 # --------------------------------------------------------------------------------------------
-# Extraction
-# --------------------------------------------------------------------------------------------
-
-_THINK_CLOSE = "</think>"
-_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
-_HASH_RE = re.compile(r"^[ \t]*####[ \t]*(.+?)[ \t]*$", re.MULTILINE)
-_PHRASE_RE = re.compile(
-    r"(?:final\s+answer\s*(?:is|was)?\s*[:：]?|the\s+answer\s+is\s*[:：]?)[ \t]*(.+)",
-    re.IGNORECASE,
-)
-
-
-def _braced(text: str, start: int) -> tuple[str, int] | None:
-    """Content of the brace group opening at ``text[start] == '{'`` and the index after it."""
-    depth = 0
-    i = start
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n:
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1 : i], i + 1
-        i += 1
-    return None
-
-
-_MAX_BOXED_TRIES = 8
-_MAX_BOXED_SCAN = 20_000
-
-
-def _last_boxed(text: str) -> str | None:
-    """Content of the last well-formed ``\\boxed``/``\\fbox`` (tries the last few, bounded scans)."""
-    starts = [m.end() for m in _BOX_RE.finditer(text)]
-    for pos in reversed(starts[-_MAX_BOXED_TRIES:]):
-        j = pos
-        while j < len(text) and text[j] in " \t":
-            j += 1
-        if j < len(text) and text[j] == "{":
-            got = _braced(text[: j + _MAX_BOXED_SCAN], j)
-            if got is not None and got[0].strip():
-                return got[0].strip()
-        elif j > pos:  # "\\boxed 5": one token up to whitespace or '$'
-            m = re.match(r"[^\s$]+", text[j : j + 200])
-            if m:
-                return m.group(0)
-    return None
-
-
-_PHRASE_LEAD_RE = re.compile(r"^[A-Za-z ,:;\-]*$")
-_SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|,\s+(?:which|so|because|since|and|as)\b")
-
-
-def _clean_phrase(ans: str) -> str:
-    """The answer part of an "answer is ..." capture (up to the end of its math or sentence)."""
-    ans = ans.strip()
-    if not ans.startswith("$"):
-        m = _SENTENCE_END_RE.search(ans)
-        if m and "$" not in ans[: m.start()]:
-            ans = ans[: m.start()]
-    if ans.startswith("$"):
-        body = ans.lstrip("$")
-        end = body.find("$")
-        ans = body[:end] if end >= 0 else body
-    elif "$" in ans:
-        before, _, after = ans.partition("$")
-        if _PHRASE_LEAD_RE.match(before):  # "of $6+1=7$": the first math segment
-            end = after.find("$")
-            ans = after[:end] if end >= 0 else after
-        else:  # "r=\\frac{\\pi}{2}$, which ...": the capture began inside math mode
-            ans = before
-    return re.sub(r"[.。]\s*$", "", ans.strip()).strip()
-
-
-def extract_answer(text: str) -> str | None:
-    """The final answer of a solution, or None.
-
-    Looks only at the text after the last ``</think>`` when there is one. Order: the last
-    ``\\boxed{...}`` (nested braces, ``\\boxed x``, ``\\fbox``), else the last ``#### N`` line, else the
-    last "the answer is ..." / "final answer: ..." phrase (up to the end of its line).
-    """
-    if not isinstance(text, str) or not text:
-        return None
-    cut = text.rfind(_THINK_CLOSE)
-    if cut >= 0:
-        text = text[cut + len(_THINK_CLOSE) :]
-    boxed = _last_boxed(text)
-    if boxed is not None:
-        return boxed
-    hashes = _HASH_RE.findall(text)
-    if hashes:
-        return _clean_phrase(hashes[-1])
-    phrases = _PHRASE_RE.findall(text)
-    if phrases:
-        ans = _clean_phrase(phrases[-1])
-        return ans or None
-    return None
-
-
-# --------------------------------------------------------------------------------------------
-# Normalisation
+# Normalisation (pure string work, linear regexes on bounded strings)
 # --------------------------------------------------------------------------------------------
 
 _TEXT_CMD_RE = re.compile(
-    r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox|operatorname|mathit)\s*\{([^{}]*)\}"
+    r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mbox|operatorname|mathit)\s*\{([^{}]*)\}"
 )
-_SPACING_RE = re.compile(r"\\[,;:! ]|\\quad|\\qquad|~")
+_SPACING_RE = re.compile(r"\\\\|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~")
 _LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])")
-_DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![a-zA-Z])")
+_DEGREE_RE = re.compile(r"\^ ?\{? ?\\circ ?\}?|°|\\degree(?![a-zA-Z])")
 _DFRAC_RE = re.compile(r"\\[dt]frac(?![a-zA-Z])")
-_THOUSANDS_BRACE_RE = re.compile(r"(\d)\{,\}(\d{3})")
+_THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")
+_PERCENT_WORD_RE = re.compile(r"(\d) ?(?:percent|per ?cent|pct)\b\.?", re.IGNORECASE)
+_ORDINAL_RE = re.compile(r"(\d) ?\^? ?\{? ?(?:st|nd|rd|th) ?\}?(?![a-zA-Z])")
+_FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d)")
+_CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
 _WS_RE = re.compile(r"\s+")
+_RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}
+_RELATION_WORD_RE = re.compile(r"\\[lg]t(?![a-zA-Z])|\\neq(?![a-zA-Z])|!=|<=|>=")
+
+
+def _spacing(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(0) == "\\\\" else " "  # keep matrix row breaks
 
 
 def _strip_wrappers(s: str) -> str:
     """Remove surrounding ``$..$``, ``\\(..\\)``, ``\\[..\\]`` and whole-string ``\\boxed{..}``."""
     while True:
         t = s.strip()
-        if t.startswith("$$") and t.endswith("$$") and len(t) >= 4:
+        if t.startswith("$$") and t.endswith("$$") and len(t) >= 4 and "$" not in t[2:-2]:
             t = t[2:-2]
-        elif t.startswith("$") and t.endswith("$") and len(t) >= 2:
+        elif t.startswith("$") and t.endswith("$") and len(t) >= 2 and "$" not in t[1:-1]:
             t = t[1:-1]
         elif (t.startswith("\\(") and t.endswith("\\)")) or (t.startswith("\\[") and t.endswith("\\]")):
             t = t[2:-2]
@@ -169,7 +99,7 @@ def _strip_wrappers(s: str) -> str:
             m = _BOX_RE.match(t)
             if m and t[m.end() :].lstrip().startswith("{"):
                 j = t.index("{", m.end())
-                got = _braced(t, j)
+                got = braced(t, j, len(t))
                 if got is not None and got[1] == len(t):
                     t = got[0]
         t = t.strip()
@@ -180,40 +110,48 @@ def _strip_wrappers(s: str) -> str:
 
 def normalize(ans: str) -> str:
     """Canonical surface form of an answer string (pure string work, no parsing)."""
-    s = _strip_wrappers(ans)
+    s = _WS_RE.sub(" ", _strip_wrappers(ans))
     s = (
         s.replace("\u2212", "-")
         .replace("\u2013", "-")
         .replace("\u00d7", "\\times ")
         .replace("\u00b7", "\\cdot ")
+        .replace("\u2264", "\\le ")
+        .replace("\u2265", "\\ge ")
     )
-    s = s.replace("\\displaystyle", "")
+    s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
+    s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
     s = _DFRAC_RE.sub(r"\\frac", s)
     for _ in range(3):
-        new = _TEXT_CMD_RE.sub(r"\1", s)
+        new = _TEXT_CMD_RE.sub(r" \1 ", s)
         if new == s:
             break
         s = new
-    s = _LEFT_RIGHT_RE.sub("", s)
+    s = _WS_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s))
     s = _DEGREE_RE.sub("", s)
-    s = s.replace("\\%", "%").replace("\\$", "").replace("\\!", "")
-    s = _THOUSANDS_BRACE_RE.sub(r"\1\2", s)
-    s = _SPACING_RE.sub(" ", s)
+    s = _ORDINAL_RE.sub(r"\1", s)
+    s = _FRAC_DIGITS_RE.sub(r"\\frac{\1}{\2}", s)
+    s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
+    s = s.replace("\\%", "%").replace("\\!", "")
+    s = _PERCENT_WORD_RE.sub(r"\1%", s)
+    s = _CURRENCY_RE.sub("", s)
+    s = _SPACING_RE.sub(_spacing, s)
     s = _WS_RE.sub(" ", s).strip()
-    s = re.sub(r"[.。]$", "", s).strip()
-    s = _strip_wrappers(s)
-    return s
+    while s.endswith((".", "。")) and not s.endswith(".."):
+        s = s[:-1].rstrip()
+    return _strip_wrappers(s)
 
 
 # --------------------------------------------------------------------------------------------
-# Fast path: numbers, sequences, choices, text
+# Values of the certain path
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Num:
     value: Fraction
-    approx: bool  # written as a decimal with a fractional part / scientific notation
+    digits: int | None  # decimal places as written ("0.330" -> 3); None for an exact form
     percent: bool
 
 
@@ -231,26 +169,60 @@ class _Seq:
 
 _Value = _Num | _Inf | _Seq
 
-_UNIT_WORDS = (
-    "cm|mm|km|m|kg|g|mg|lb|lbs|pounds?|ounces?|oz|inch(?:es)?|in|feet|foot|ft|yards?|yd|miles?|mi|"
-    "meters?|metres?|centimeters?|kilometers?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|"
-    "months?|years?|units?|sq|square|cubic|dollars?|cents?|degrees?|deg|rad|radians?|liters?|litres?|l|ml|"
-    "points?|people|persons?|students?|apples?|cookies?|times?|ways?|mph|km/h|m/s"
+_UNIT_WORDS = frozenset(
+    (
+        "cm mm km m kg g mg lb lbs pound pounds ounce ounces oz inch inches in feet foot ft yard yards yd "
+        "mile miles mi meter meters metre metres centimeter centimeters kilometer kilometers second seconds "
+        "sec secs s minute minutes min mins hour hours hr hrs h day days week weeks month months year years "
+        "unit units sq square cubic dollar dollars cent cents degree degrees deg rad radian radians liter "
+        "liters litre litres l ml point points people person persons student students apple apples cookie "
+        "cookies time times way ways mph km/h m/s yuan euro euros rupees rs usd cm^2 cm^3 m^2 m^3 km^2"
+    ).split()
 )
-_UNIT_TAIL_RE = re.compile(
-    rf"^(.*?[\d}}])\s*(?:(?:{_UNIT_WORDS})(?:\s*\^\s*\{{?[23]\}}?|[23])?\s*)+$", re.IGNORECASE
-)
+_UNIT_TOKEN_RE = re.compile(r"^([a-zA-Z/]+)(?:\^\{?[23]\}?|[23²³])?$")
+_GLUED_UNIT_RE = re.compile(r"^(\d[\d.,]*)([a-zA-Z]{1,6}(?:\^\{?[23]\}?|[23²³])?)$")
 _INT_RE = re.compile(r"^\d+$")
-_THOUSANDS_RE = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_THOUSANDS_RE = re.compile(r"^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 _DEC_RE = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
-_SCI_TIMES_RE = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|x)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$")
-_FRAC_RE = re.compile(r"^\\frac\s*(?:\{\s*([+-]?[\d.]+)\s*\}|(\d))\s*(?:\{\s*([+-]?[\d.]+)\s*\}|(\d))$")
-_SLASH_RE = re.compile(r"^([\d.]+)\s*/\s*([\d.]+)$")
-_MIXED_RE = re.compile(r"^(\d+)\s*(\\frac.*|\d+\s*/\s*\d+)$")
-_CHOICE_RE = re.compile(r"^\(?\s*([A-Ea-e])\s*\)?$")
-_VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?)\s*$")
+_SCI_TIMES_RE = re.compile(r"^(\d+(?:\.\d+)?) ?(?:\\times|\\cdot|\*|x) ?10 ?\^ ?\{? ?([+-]?\d+) ?\}?$")
+_FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d))$")
+_SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
+_MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
+_CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
+_VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
+_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s?")
+_DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MAX_DIGITS = 400
+
+
+def _strip_units(s: str) -> str:
+    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100`` (a few trailing unit words)."""
+    parts = s.split(" ")
+    for _ in range(4):
+        if len(parts) < 2:
+            break
+        m = _UNIT_TOKEN_RE.match(parts[-1])
+        if m and m.group(1).lower() in _UNIT_WORDS:
+            parts.pop()
+        else:
+            break
+    s = " ".join(parts)
+    m = _GLUED_UNIT_RE.match(s)
+    if (
+        m
+        and _UNIT_TOKEN_RE.match(m.group(2))
+        and _UNIT_TOKEN_RE.match(m.group(2)).group(1).lower() in _UNIT_WORDS
+    ):  # type: ignore[union-attr]
+        return m.group(1)
+    return s
+
+
+def _decimal_digits(s: str) -> int | None:
+    if "e" in s or "E" in s:
+        return max(1, len(s.lower().partition("e")[0].partition(".")[2]))
+    frac = s.partition(".")[2]
+    return len(frac) if frac.strip("0") else None
 
 
 def _unsigned_number(s: str) -> _Num | None:
@@ -263,21 +235,20 @@ def _unsigned_number(s: str) -> _Num | None:
             mant, _, exp = s.lower().partition("e")
             if abs(int(exp)) > 400:
                 return None
-            return _Num(Fraction(mant) * Fraction(10) ** int(exp), True, False)
-        value = Fraction(s)
-        frac_part = s.partition(".")[2]
-        return _Num(value, bool(frac_part.strip("0")), False)
+            return _Num(Fraction(mant) * Fraction(10) ** int(exp), _decimal_digits(s), False)
+        return _Num(Fraction(s), _decimal_digits(s), False)
     m = _SCI_TIMES_RE.match(s)
     if m:
         exp = int(m.group(2))
         if abs(exp) > 400:
             return None
-        return _Num(Fraction(m.group(1)) * Fraction(10) ** exp, True, False)
+        digits = _decimal_digits(m.group(1))
+        return _Num(
+            Fraction(m.group(1)) * Fraction(10) ** exp, None if digits is None else digits - exp, False
+        )
     m = _FRAC_RE.match(s)
     if m:
-        num_s = m.group(1) or m.group(2)
-        den_s = m.group(3) or m.group(4)
-        return _ratio(num_s, den_s)
+        return _ratio(m.group(1) or m.group(2), m.group(3) or m.group(4))
     m = _SLASH_RE.match(s)
     if m:
         return _ratio(m.group(1), m.group(2))
@@ -285,19 +256,20 @@ def _unsigned_number(s: str) -> _Num | None:
     if m:
         frac = _unsigned_number(m.group(2).strip())
         if frac is not None and 0 < frac.value < 1:
-            return _Num(int(m.group(1)) + frac.value, frac.approx, False)
+            return _Num(int(m.group(1)) + frac.value, frac.digits, False)
     return None
 
 
 def _ratio(num_s: str, den_s: str) -> _Num | None:
-    num = _unsigned_or_signed(num_s)
-    den = _unsigned_or_signed(den_s)
+    num = _signed_plain(num_s)
+    den = _signed_plain(den_s)
     if num is None or den is None or den.value == 0:
         return None
-    return _Num(num.value / den.value, num.approx or den.approx, False)
+    approx = num.digits is not None or den.digits is not None
+    return _Num(num.value / den.value, None, False) if not approx else None
 
 
-def _unsigned_or_signed(s: str) -> _Num | None:
+def _signed_plain(s: str) -> _Num | None:
     s = s.strip()
     sign = 1
     if s[:1] in "+-":
@@ -306,12 +278,10 @@ def _unsigned_or_signed(s: str) -> _Num | None:
     if not s or not (_DEC_RE.match(s) or _THOUSANDS_RE.match(s)):
         return None
     got = _unsigned_number(s)
-    if got is None:
-        return None
-    return _Num(sign * got.value, got.approx, False)
+    return None if got is None else _Num(sign * got.value, got.digits, False)
 
 
-def _number(s: str) -> _Num | _Inf | None:
+def _number(s: str, decimal_comma: bool = False) -> _Num | _Inf | None:
     s = s.strip()
     if not s:
         return None
@@ -324,18 +294,23 @@ def _number(s: str) -> _Num | _Inf | None:
         if s[0] == "-":
             sign = -sign
         s = s[1:].strip()
-    if s.startswith("{") and s.endswith("}") and _braced(s, 0) == (s[1:-1], len(s)):
+    if s.startswith("{") and s.endswith("}") and braced(s, 0, len(s)) == (s[1:-1], len(s)):
         s = s[1:-1].strip()
     if s in ("\\infty", "\\infinity", "∞", "infinity", "inf") and not percent:
         return _Inf(sign)
+    if decimal_comma and _DECIMAL_COMMA_RE.match(s):
+        s = s.replace(",", ".")
     got = _unsigned_number(s)
     if got is None:
-        m = _UNIT_TAIL_RE.match(s)
-        if m and m.group(1) != s:
-            got = _unsigned_number(m.group(1).strip())
+        stripped = _strip_units(s)
+        if stripped != s:
+            if stripped.endswith("%"):
+                percent = True
+                stripped = stripped[:-1].strip()
+            got = _unsigned_number(stripped)
     if got is None:
         return None
-    return _Num(sign * got.value, got.approx, percent)
+    return _Num(sign * got.value, got.digits, percent)
 
 
 def _split_top(s: str, seps: str = ",;") -> list[str]:
@@ -364,15 +339,18 @@ def _split_top(s: str, seps: str = ",;") -> list[str]:
     return [p.strip() for p in parts]
 
 
+_RELATION_OPS = ("\\le", "\\ge", "<", ">", "\\ne", "\\neq", "\\leq", "\\geq")
+
+
 def _drop_var_lhs(s: str) -> str:
-    """``x = 3`` -> ``3`` when the left side is a single variable name."""
-    if "=" not in s or any(op in s for op in ("\\le", "\\ge", "<", ">", "\\ne")):
+    """``x = 3`` -> ``3`` when the left side is a single variable name; ``Max: 3`` -> ``3``."""
+    s = _LABEL_RE.sub("", s, count=1) if ":" in s[:32] else s
+    if "=" not in s or any(op in s for op in _RELATION_OPS):
         return s
     if len(_split_top(s)) > 1:  # a list "x=1, y=2": each item is handled on its own
         return s
-    lhs, _, rhs = s.rpartition("=")
-    first = lhs.split("=")[0]
-    if rhs.strip() and _VAR_LHS_RE.match(first):
+    lhs, _, rhs = s.partition("=")
+    if rhs.strip() and "=" not in rhs and _VAR_LHS_RE.match(lhs):
         return rhs.strip()
     return s
 
@@ -381,34 +359,104 @@ _CHAIN_RE = re.compile(r"=|\\cong(?![a-zA-Z])|\\approx(?![a-zA-Z])|\\equiv(?![a-
 
 
 def _chain_tail(s: str) -> str | None:
-    """Last side of a prediction written as a chain ``a = b = c`` (three or more sides), or None."""
-    if any(op in s for op in ("\\le", "\\ge", "<", ">", "\\ne")):
+    """Last side of a prediction written as a chain ``a = b = c`` or ``x \\approx 11``, or None."""
+    if any(op in s for op in _RELATION_OPS) or len(_split_top(s)) > 1:
         return None
+    if "\\approx" in s:  # "x = 1/3 \approx 0.33": the exact value, unless only a name precedes
+        head, _, approx = s.partition("\\approx")
+        if not head.strip() or _VAR_LHS_RE.match(head):
+            return approx.strip() or None
+        s = head.strip()
+        if "=" not in s:
+            return s
     parts = _CHAIN_RE.split(s)
     if len(parts) < 2 or not parts[-1].strip():
         return None
-    if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]):  # "a = b = c" or "6+1 = 7"
+    if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]) or _VAR_LHS_RE.match(parts[0]):
         return parts[-1].strip()
     return None
 
 
-def _prepare(gold: str, pred: str) -> tuple[str, str]:
-    ng, np_ = normalize(gold), normalize(pred)
-    if "=" not in ng and not _CHAIN_RE.search(ng):
-        tail = _chain_tail(np_)
-        if tail is not None:
-            np_ = tail
-    return ng, np_
+_INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
+_SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
 
 
-def _value(s: str, depth: int = 0) -> _Value | None:
-    """Parse a normalised answer into a fast-path value, or None if it needs the slow path."""
-    if depth > 3 or not s:
+def _interval(s: str, depth: int) -> _Seq | None:
+    """``3 < x \\le 4`` / ``x > 2`` / ``\\{x \\mid -1<x<1\\}`` as an interval value, or None."""
+    m = _SET_BUILDER_RE.match(s)
+    if m:
+        s = m.group(2).strip()
+    ops = _INEQ_RE.findall(s)
+    if not ops or len(ops) > 2:
         return None
+    sides = [p.strip() for p in _INEQ_RE.split(s)]
+    if any(not p for p in sides):
+        return None
+    norm = [
+        "<" if o in ("<",) else "<=" if o in ("\\le", "\\leq", "<=") else ">" if o == ">" else ">="
+        for o in ops
+    ]
+    if len(ops) == 2:
+        if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[1]):
+            return None
+        if norm[0][0] != norm[1][0]:
+            return None
+        lo, hi = (sides[0], sides[2]) if norm[0][0] == "<" else (sides[2], sides[0])
+        lo_open = (norm[0] if norm[0][0] == "<" else norm[1]) in ("<", ">")
+        hi_open = (norm[1] if norm[0][0] == "<" else norm[0]) in ("<", ">")
+    else:
+        var_left = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[0]))
+        var_right = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[1]))
+        if var_left == var_right:
+            return None
+        bound = sides[1] if var_left else sides[0]
+        op = norm[0] if var_left else {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[norm[0]]
+        if op[0] == ">":
+            lo, hi, lo_open, hi_open = bound, "\\infty", op == ">", True
+        else:
+            lo, hi, lo_open, hi_open = "-\\infty", bound, True, op == "<"
+    vlo, vhi = _value(lo, depth + 1), _value(hi, depth + 1)
+    if not isinstance(vlo, _Num | _Inf) or not isinstance(vhi, _Num | _Inf):
+        return None
+    return _Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
+
+
+_MATRIX_RE = re.compile(r"^\\begin\{([pbvB]?matrix|array)\}(?:\{[lcr|]*\})?(.*)\\end\{\1\}$", re.DOTALL)
+
+
+def _matrix(s: str, depth: int) -> _Seq | None:
+    """``\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}`` (and bmatrix/array) of numbers as rows."""
+    m = _MATRIX_RE.match(s)
+    if not m or m.group(1) == "vmatrix":  # a determinant is a number, not a matrix
+        return None
+    rows = [r.strip() for r in m.group(2).strip().removesuffix("\\\\").split("\\\\")]
+    out: list[_Value] = []
+    for row in rows:
+        cells = [c.strip() for c in row.split("&")]
+        values: list[_Value] = []
+        for c in cells:
+            v = _value(c, depth + 1)
+            if not isinstance(v, _Num):
+                return None
+            values.append(v)
+        out.append(_Seq("[", "]", tuple(values)))
+    return _Seq("M", "M", tuple(out))
+
+
+def _value(s: str, depth: int = 0, decimal_comma: bool = False) -> _Value | None:
+    """Parse a normalised answer into a certain-path value, or None if it needs math-verify."""
+    if depth > 3 or not s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    if s.startswith("\\begin{"):
+        return _matrix(s, depth)
+    if " and " in s or " or " in s:  # "1, 2 and 3", "x = 1 or x = 2": one list
+        s = s.replace(", and ", ", ").replace(" and ", ", ").replace(", or ", ", ").replace(" or ", ", ")
     s = _drop_var_lhs(s.strip())
-    num = _number(s)
+    num = _number(s, decimal_comma)
     if num is not None:
         return num
+    if _INEQ_RE.search(s):
+        return _interval(s, depth)
     opener, closer, inner = "", "", s
     if s.startswith("\\{") and s.endswith("\\}"):
         opener, closer, inner = "{", "}", s[2:-2]
@@ -427,29 +475,52 @@ def _value(s: str, depth: int = 0) -> _Value | None:
         if v is None:
             return None
         items.append(v)
-    if opener in "({[" and opener != "{" and len(items) == 1 and isinstance(items[0], _Num):
-        # "(5)" is just 5
-        return items[0]
+    if opener in "([" and len(items) == 1 and isinstance(items[0], _Num):
+        return items[0]  # "(5)" is just 5
     return _Seq(opener, closer, tuple(items))
 
 
-def _num_candidates(n: _Num) -> tuple[Fraction, ...]:
-    return (n.value, n.value / 100) if n.percent else (n.value,)
+def _candidates(n: _Num) -> tuple[tuple[Fraction, int | None], ...]:
+    if not n.percent:
+        return ((n.value, n.digits),)
+    return ((n.value, n.digits), (n.value / 100, None if n.digits is None else n.digits + 2))
 
 
-def _close(a: Fraction, b: Fraction, approx: bool) -> bool:
-    if a == b:
-        return True
-    if not approx:
-        return False
-    scale = max(abs(a), abs(b))
-    return abs(a - b) <= Fraction(NUMERIC_REL_TOL) * scale
+MIN_EXACT_DIGITS = 10
+"""A decimal prediction for an exact reference must carry at least this many significant digits,
+all correct (``0.0833333333333333`` for ``\\frac1{12}``; never ``3.14159`` for ``\\pi``)."""
+
+
+def _significant(value: Fraction, digits: int) -> int:
+    scaled = abs(value) * 10**digits
+    return len(str(scaled.numerator // scaled.denominator)) if scaled >= 1 else 0
+
+
+def _rounds_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
+    """Whether ``exact`` rounded to ``digits`` places is ``decimal`` (half a unit either way)."""
+    return abs(exact - decimal) <= Fraction(1, 2 * 10**digits)
+
+
+def _nums_equal(gold: _Num, pred: _Num) -> bool:
+    for gv, gd in _candidates(gold):
+        for pv, pd in _candidates(pred):
+            if gv == pv:
+                return True
+            if gd is not None and pd is None and _rounds_to(pv, gv, gd):
+                return True  # the reference is a rounded decimal; the prediction is exact
+            if (
+                gd is None
+                and pd is not None
+                and _significant(pv, pd) >= MIN_EXACT_DIGITS
+                and _rounds_to(gv, pv, pd)
+            ):
+                return True  # a machine-precision decimal of the exact reference (0.0833333333333333)
+    return False
 
 
 def _values_equal(a: _Value, b: _Value) -> bool:
     if isinstance(a, _Num) and isinstance(b, _Num):
-        approx = a.approx or b.approx
-        return any(_close(x, y, approx) for x in _num_candidates(a) for y in _num_candidates(b))
+        return _nums_equal(a, b)
     if isinstance(a, _Inf) and isinstance(b, _Inf):
         return a.sign == b.sign
     if isinstance(a, _Seq) and isinstance(b, _Seq):
@@ -477,36 +548,122 @@ def _text_key(s: str) -> str:
     return _WS_RE.sub("", s).lower()
 
 
+_YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
+_FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
+_DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
+_HAS_LETTER_RE = re.compile(r"[A-Za-z]")
 _COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
 
 
-def _free_letters(s: str) -> bool:
-    """Whether ``s`` has a letter outside LaTeX command names other than the constant ``e``."""
-    return bool(re.search(r"[a-df-zA-Z]", _COMMAND_RE.sub(" ", s)))
-
-
-def _constant(s: str, parsed: _Value | None) -> tuple[Fraction | float, ...] | None:
-    """Candidate numeric values of a closed-form constant answer, or None."""
-    if isinstance(parsed, _Num):
-        return _num_candidates(parsed)
-    if parsed is not None:
+def _yes_no(s: str) -> str | None:
+    m = _FIRST_WORD_RE.match(s)
+    if not m:
         return None
-    value = evaluate_constant(_drop_var_lhs(s))
-    return None if value is None else (value,)
+    return _YES_NO.get(m.group(1).lower())
 
 
-_RELATION_RE = re.compile(
-    r"[<>=]|\\[lg]eq?(?![a-zA-Z])|\\ne(?![a-zA-Z])|\\in(?![a-zA-Z])|\\cup|\\cap|\\pm|\\mp|,"
-)
+def _constant(s: str) -> Fraction | float | None:
+    return evaluate_exact(_drop_var_lhs(s))
 
 
-def _constant_like(s: str, value: tuple[Fraction | float, ...] | None) -> bool:
-    """A single closed-form number: evaluated, or free of variables, relations and lists."""
-    return value is not None or not (_free_letters(s) or _RELATION_RE.search(s) or "\\{" in s)
+def _constants_decide(gold: str, pred: str) -> bool | None:
+    """Both sides closed-form constants: exact compare, or a numeric verdict that is certain."""
+    cg, cp = _constant(gold), _constant(pred)
+    if cg is None or cp is None:
+        return None
+    g_dec = bool(_DECIMAL_LITERAL_RE.search(gold))
+    p_dec = bool(_DECIMAL_LITERAL_RE.search(pred))
+    if isinstance(cg, Fraction) and isinstance(cp, Fraction) and not g_dec and not p_dec:
+        return cg == cp
+    fg, fp = float(cg), float(cp)
+    scale = max(abs(fg), abs(fp), 1e-300)
+    rel = abs(fg - fp) / scale
+    if g_dec and not p_dec:
+        m = re.fullmatch(r"-?\d*\.(\d+)", gold.strip())
+        if m:  # the reference is a rounded decimal: round the exact prediction to its digits
+            return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(1)) * (1 + 1e-9)
+        return None
+    if p_dec and not g_dec:
+        # the reference is exact: a decimal prediction must equal it, or carry machine precision
+        m = re.fullmatch(r"-?(\d*)\.(\d+)", pred.strip())
+        if m and len((m.group(1) + m.group(2)).lstrip("0")) >= MIN_EXACT_DIGITS:
+            return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(2)) + 4e-16 * scale
+        return None if rel <= 1e-12 else False
+    if g_dec and p_dec:
+        return None if rel <= 1e-12 else False
+    if rel <= 1e-12:
+        return True  # two closed forms equal to 12 significant digits (math-verify checks 15 with evalf)
+    return False if rel > 1e-9 else None
+
+
+_FREE_LETTER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])(?![a-zA-Z])")
+_CONSTANT_LETTERS = frozenset("eEiIjJ")  # e and imaginary units: never treated as variables
+_PROBES = (Fraction(2, 7), Fraction(3, 11), Fraction(-5, 13), Fraction(7, 17))
+
+
+def _variables(s: str) -> list[str] | None:
+    letters = sorted(set(_FREE_LETTER_RE.findall(s)))
+    if len(letters) > 3 or _CONSTANT_LETTERS.intersection(letters) or "=" in s or len(s) > 300:
+        return None
+    return letters
+
+
+def _at_points(s: str, letters: list[str], points: int = 3) -> list[Fraction | float] | None:
+    """``s`` evaluated with its variables at ``points`` rational probe points, or None."""
+    values: list[Fraction | float] = []
+    for k in range(points):
+        sub = s
+        for j, letter in enumerate(letters):
+            v = _PROBES[(j + k) % len(_PROBES)]
+            rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
+            sub = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, sub)
+        got = evaluate_exact(sub)
+        if got is None:
+            return None
+        values.append(got)
+    return values
+
+
+def _differ(a: Fraction | float, b: Fraction | float) -> bool:
+    """Provably different: exactly (two Fractions) or beyond float rounding (1e-9 relative)."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a != b
+    fa, fb = float(a), float(b)
+    return abs(fa - fb) > 1e-9 * max(abs(fa), abs(fb), 1e-300)
+
+
+def _nonconstant(s: str) -> bool:
+    """Provably not a constant: an expression in 1-3 single-letter variables that the exact
+    evaluator reads, and that takes two different values at two rational points."""
+    letters = _variables(s)
+    if not letters:
+        return False
+    values = _at_points(s, letters, 2)
+    return values is not None and _differ(values[0], values[1])
+
+
+def _expressions_decide(gold: str, pred: str) -> bool | None:
+    """Two expressions in the same 1-3 variables: different at a rational point -> False
+    (proof); equal exactly at three points and both polynomial/rational (Fractions) -> True."""
+    lg, lp = _variables(gold), _variables(pred)
+    if not lg or not lp or lg != lp:
+        return None
+    vg, vp = _at_points(gold, lg), _at_points(pred, lp)
+    if vg is None or vp is None:
+        return None
+    if any(_differ(a, b) for a, b in zip(vg, vp, strict=True)):
+        return False
+    if all(isinstance(v, Fraction) for v in (*vg, *vp)):
+        return True
+    return None
+
+
+def _is_matrix(v: _Value) -> bool:
+    return isinstance(v, _Seq) and v.open == "M"
 
 
 def _fast_compare(gold: str, pred: str) -> bool | None:
-    """True/False when the fast path can decide, None when the symbolic path must."""
+    """True/False when the answer is certain, None when math-verify must decide."""
     if _text_key(gold) == _text_key(pred):
         return True
     mg = _CHOICE_RE.match(gold)
@@ -514,32 +671,95 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
         mp = _CHOICE_RE.match(pred)
         if mp:
             return mg.group(1).upper() == mp.group(1).upper()
+    yn = _YES_NO.get(_text_key(gold))
+    if yn is not None:
+        got = _yes_no(pred)
+        if got is not None:
+            return got == yn
     vg = _value(gold)
-    vp = _value(pred)
+    vp = _value(pred, decimal_comma=isinstance(vg, _Num))
+    if isinstance(vp, _Num) and not isinstance(vg, _Num):
+        vg = _value(gold, decimal_comma=True)  # "1,22" against one number: a decimal comma
     if vg is not None and vp is not None:
+        if _is_matrix(vg) != _is_matrix(vp):
+            return None  # a matrix against a tuple/list: math-verify's convention decides
         return _values_equal(vg, vp)
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
         return False  # two different plain words/phrases
-    cg = _constant(gold, vg)
-    cp = _constant(pred, vp)
-    if cg is not None and cp is not None:
-        rel = NUMERIC_REL_TOL if ("." in gold or "." in pred) else 1e-9
-        return any(math.isclose(float(a), float(b), rel_tol=rel, abs_tol=1e-12) for a in cg for b in cp)
-    if (_constant_like(gold, cg) and _free_letters(pred) and "=" not in pred) or (
-        _constant_like(pred, cp) and _free_letters(gold) and "=" not in gold
-    ):
-        return False  # a number against an expression in a variable
-    if isinstance(vg, _Num) and not _needs_symbolic(pred):
-        return False
+    if vg is None or vp is None:
+        got = _constants_decide(gold, pred)
+        if got is not None:
+            return got
+    if isinstance(vg, _Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
+        return False  # a number against words without any digit or math
+    g_const = isinstance(vg, _Num) or (vg is None and _constant(gold) is not None)
+    p_const = isinstance(vp, _Num) or (vp is None and _constant(pred) is not None)
+    if (g_const and _nonconstant(pred)) or (p_const and _nonconstant(gold)):
+        return False  # a number against an expression that provably varies
+    if vg is None and vp is None:
+        return _expressions_decide(gold, pred)
     return None
 
 
-_SYMBOLIC_HINT_RE = re.compile(r"\\[a-zA-Z]+|[\^_/*+()=<>\[\]{}]|\d\s*[a-zA-Z]|[a-zA-Z]\s*\d|^[a-zA-Z]$|-")
+_FUNC_DEF_RE = re.compile(r"^([a-zA-Z])\(([a-zA-Z])\) ?=(.*)$")
 
 
-def _needs_symbolic(s: str) -> bool:
-    """Whether a string could be a math expression that the symbolic path might equate."""
-    return bool(_SYMBOLIC_HINT_RE.search(s))
+def _rename_variable(gold: str, pred: str) -> str:
+    """``f(z)=z`` against ``f(x)=x``: rename the prediction's argument to the reference's."""
+    mg, mp = _FUNC_DEF_RE.match(gold), _FUNC_DEF_RE.match(pred)
+    if not mg or not mp or mg.group(1) != mp.group(1) or mg.group(2) == mp.group(2):
+        return pred
+    old, new = mp.group(2), mg.group(2)
+    if re.search(rf"(?<![a-zA-Z\\]){new}(?![a-zA-Z])", mp.group(3)):
+        return pred  # the new name is already used in the body
+    body = re.sub(rf"(?<![a-zA-Z\\]){old}(?![a-zA-Z])", new, mp.group(3))
+    return f"{mp.group(1)}({new})={body}"
+
+
+def _prepare(gold: str, pred: str) -> tuple[str, str]:
+    ng, np_ = normalize(gold), normalize(pred)
+    np_ = _rename_variable(ng, np_)
+    if "=" not in ng and not _CHAIN_RE.search(ng):
+        got = _chain_tail(np_)
+        if got is not None:
+            np_ = got
+    return ng, np_
+
+
+# --------------------------------------------------------------------------------------------
+# Sides: a bare answer, or text that contains one
+# --------------------------------------------------------------------------------------------
+
+_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _is_sentence(s: str) -> bool:
+    outside = re.sub(r"\$[^$]*\$", " ", s[:MAX_ANSWER_CHARS])
+    outside = _COMMAND_RE.sub(" ", _TEXT_CMD_RE.sub(" ", outside))
+    return len(_WORDS_RE.findall(outside)) >= 3
+
+
+def _answer_and_trust(text: str) -> tuple[str | None, bool]:
+    """:func:`answer_of` and whether it came from a box, a ``####`` line or a bare answer (True)
+    or from an "answer is ..." phrase in prose (False: good enough to credit, not to refuse)."""
+    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+        got, source = extract_with_source(text)
+        return got, source in ("boxed", "hash")
+    got = answer_of(text)
+    return got, got is text
+
+
+def answer_of(text: str) -> str | None:
+    """The answer a side gives: its boxed / ``####`` / "answer is" answer, the text itself when it
+    is a bare answer, or None (a sentence without anchors: math-verify's extraction decides)."""
+    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+        return extract_answer(text)
+    if len(text) > MAX_ANSWER_CHARS:
+        return extract_answer(text)
+    if _is_sentence(text):
+        got = extract_answer(text)
+        return got if got is not None and not _is_sentence(got) else None
+    return text
 
 
 # --------------------------------------------------------------------------------------------
@@ -548,15 +768,143 @@ def _needs_symbolic(s: str) -> bool:
 
 _cache: OrderedDict[tuple[str, str], bool] = OrderedDict()
 _cache_lock = threading.Lock()
-_stats = {"calls": 0, "slow": 0}
+_stats = {"calls": 0, "certain": 0, "cache": 0, "symbolic": 0, "not_verified": 0}
 
 
-def _cached(key: tuple[str, str]) -> bool | None:
+def path_stats() -> dict[str, int]:
+    """Counters since start: ``calls`` and how each was decided (``certain``, ``cache``,
+    ``symbolic``: math-verify in a worker, ``not_verified``: timeout or no worker in time)."""
     with _cache_lock:
-        got = _cache.get(key)
-        if got is not None:
+        return dict(_stats)
+
+
+def slow_path_stats() -> dict[str, int]:
+    """Backwards-compatible view of :func:`path_stats`: ``calls`` and ``slow`` (worker) calls."""
+    s = path_stats()
+    return {"calls": s["calls"], "slow": s["symbolic"] + s["not_verified"]}
+
+
+def _count(key: str) -> None:
+    with _cache_lock:
+        _stats[key] += 1
+
+
+def decide_fast(gold: str, pred: str) -> bool | None:
+    """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
+    (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
+    if g is None or p is None:
+        return _sentence_rules(gold, pred)
+    if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:
+        return _text_key(g) == _text_key(p) or None
+    ng, np_ = _prepare(g, p)
+    if not ng or not np_:
+        return None
+    verdict = _fast_compare(ng, np_)
+    if verdict is False and not (g_sure and p_sure):
+        return None  # an answer read from prose may be the wrong phrase: math-verify decides
+    return verdict
+
+
+def _sentence_rules(gold: str, pred: str) -> bool | None:
+    """Yes/no and short-text answers against a sentence (``No`` vs ``No, there is none.``)."""
+    for short, text in ((gold, pred), (pred, gold)):
+        a = answer_of(short)
+        yn = None if a is None else _YES_NO.get(_text_key(normalize(a)))
+        if yn is not None:
+            got = _yes_no(normalize(tail(text)).lstrip("*# "))
+            if got is not None:
+                return got == yn
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    equal: bool
+    path: str  # "certain", "cache", "symbolic", "timeout", "unavailable", "invalid"
+
+    @property
+    def verified(self) -> bool:
+        return self.path not in ("timeout", "unavailable")
+
+
+def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdict:
+    """Whether ``pred`` equals reference ``gold``, and how that was decided. Never raises; returns
+    within ``timeout_s`` (waiting for a worker included); a comparison that could not finish in
+    time is not equal with ``path`` ``timeout`` or ``unavailable``."""
+    deadline = time.monotonic() + max(0.05, float(timeout_s))
+    if not isinstance(gold, str) or not isinstance(pred, str):
+        return Verdict(False, "invalid")
+    _count("calls")
+    key = (gold, pred)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
             _cache.move_to_end(key)
-        return got
+            _stats["cache"] += 1
+            return Verdict(hit, "cache")
+    if not gold.strip() or not pred.strip():
+        _count("certain")
+        return Verdict(False, "certain")
+    fast = decide_fast(gold, pred)
+    if fast is not None:
+        _count("certain")
+        _remember(key, fast)
+        return Verdict(fast, "certain")
+    from rewards.bounded import EQUAL, TIMEOUT, UNAVAILABLE, symbolic_compare
+
+    (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
+    answer_key = (f"\0{g}", f"\0{p}") if g_sure and p_sure and g is not None and p is not None else None
+    if answer_key is not None:  # rollouts that box the same answer in different text
+        with _cache_lock:
+            hit = _cache.get(answer_key)
+            if hit is not None:
+                _stats["cache"] += 1
+        if hit is not None:
+            _remember(key, hit)
+            return Verdict(hit, "cache")
+    mv_gold, mv_pred = _for_verify(gold, g), _for_verify(pred, p)
+    outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline)
+    if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
+        result = outcome == EQUAL
+    elif g is not None and p is not None and time.monotonic() < deadline:
+        ng, np_ = _prepare(g, p)
+        alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
+        if _text_key(alt[0]) != _text_key(mv_gold) or _text_key(alt[1]) != _text_key(mv_pred):
+            outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
+        result = outcome == EQUAL
+    else:
+        result = False
+    if outcome in (TIMEOUT, UNAVAILABLE):
+        _count("not_verified")
+        return Verdict(False, outcome)
+    _count("symbolic")
+    _remember(key, result)
+    if answer_key is not None:
+        _remember(answer_key, result)
+    return Verdict(result, "symbolic")
+
+
+_TRAILING_VAR_RE = re.compile(r"([^a-zA-Z\\{])\s?([a-zA-Z])$")
+
+
+_MATH_MODE = ("$", "\\(", "\\[", "\\boxed", "\\fbox")
+
+
+def _for_verify(text: str, answer: str | None) -> str:
+    """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
+    without it ``2\\sqrt{3}`` reads as ``2``), any other text as it is (its end, squeezed)."""
+    if answer is text and not any(m in text for m in _MATH_MODE) and len(text) <= MAX_ANSWER_CHARS:
+        return f"${text}$"
+    return verify_text(text)
+
+
+def _protect_var(s: str, other: str) -> str:
+    """``... \frac12 m`` -> ``... \frac12{m}`` when ``m`` is a variable of the other side too:
+    math-verify's unit normalisation would otherwise drop a trailing ``m`` (metres)."""
+    m = _TRAILING_VAR_RE.search(s)
+    if m and re.search(rf"(?<![a-zA-Z\\]){m.group(2)}(?![a-zA-Z])", other):
+        return f"{s[: m.start(2)]}{{{m.group(2)}}}"
+    return s
 
 
 def _remember(key: tuple[str, str], value: bool) -> None:
@@ -566,58 +914,10 @@ def _remember(key: tuple[str, str], value: bool) -> None:
             _cache.popitem(last=False)
 
 
-def slow_path_stats() -> dict[str, int]:
-    """Counters since start: ``calls`` to is_equivalent and how many reached the ``slow`` path."""
-    with _cache_lock:
-        return dict(_stats)
-
-
-def decide_fast(gold: str, pred: str) -> bool | None:
-    """The fast-path verdict for two raw answers, or None if the symbolic path is needed."""
-    if len(gold) > 4 * MAX_ANSWER_CHARS or len(pred) > 4 * MAX_ANSWER_CHARS:
-        return _text_key(gold) == _text_key(pred)
-    ng, np_ = _prepare(gold, pred)
-    if not ng or not np_:
-        return False
-    return _fast_compare(ng, np_)
-
-
 def is_equivalent(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
-    """Whether answer ``pred`` equals reference answer ``gold``.
-
-    Both may carry ``$..$``, ``\\(..\\)``, ``\\[..\\]``, ``\\boxed{}``, ``\\text{}``, units, ``^\\circ``,
-    ``%`` and thousands separators. Never raises; a symbolic comparison that exceeds ``timeout_s``
-    seconds of wall-clock time counts as not equivalent.
-    """
+    """Whether answer ``pred`` equals reference answer ``gold`` (see :func:`compare`)."""
     try:
-        if not isinstance(gold, str) or not isinstance(pred, str):
-            return False
-        timeout_s = max(float(timeout_s), 0.05)
-        if len(gold) > 4 * MAX_ANSWER_CHARS or len(pred) > 4 * MAX_ANSWER_CHARS:
-            return _text_key(gold) == _text_key(pred)
-        ng, np_ = _prepare(gold, pred)
-        with _cache_lock:
-            _stats["calls"] += 1
-        if not ng or not np_:
-            return False
-        if len(ng) > MAX_ANSWER_CHARS or len(np_) > MAX_ANSWER_CHARS:
-            return _text_key(ng) == _text_key(np_)
-        fast = _fast_compare(ng, np_)
-        if fast is not None:
-            return fast
-        key = (ng, np_)
-        hit = _cached(key)
-        if hit is not None:
-            return hit
-        with _cache_lock:
-            _stats["slow"] += 1
-        from rewards.bounded import symbolic_equal
-
-        result = symbolic_equal(ng, np_, timeout_s)
-        _remember(key, result)
-        return result
+        return compare(gold, pred, timeout_s).equal
     except Exception:  # never let a reward crash the trainer
-        import logging
-
-        logging.getLogger(__name__).exception("is_equivalent failed; counting as not equivalent")
+        logger.exception("is_equivalent failed; counting as not equivalent")
         return False

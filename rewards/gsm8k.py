@@ -21,10 +21,28 @@ if __name__.partition(".")[0] != "rewards":  # loaded by file path (verl's load_
 
 from rewards.equivalence import extract_answer
 
-_HASH_RE = re.compile(r"####\s*(-?[\d.,$\s]*\d)")
+_NON_BLANK_RE = re.compile(r"\S")
+_HASH_NUMBER_RE = re.compile(r"-?[\d.,$ \t]*\d")
 _NUMBER_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?|-?\.\d+")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)")
-_MAX_SCAN_CHARS = 200_000
+_MAX_SCAN_CHARS = 20_000
+"""Only the end of a response can hold its final answer; longer texts are cut from the front."""
+
+
+def _hash_numbers(text: str) -> list[str]:
+    """The number after the last ``####`` that has one (linear: plain searches, one bounded match)."""
+    pos = len(text)
+    for _ in range(8):
+        at = text.rfind("####", 0, pos)
+        if at < 0:
+            return []
+        start = _NON_BLANK_RE.search(text, at + 4)
+        after = text[start.start() : start.start() + 200] if start else ""
+        m = _HASH_NUMBER_RE.match(after)
+        if m:
+            return [m.group(0)]
+        pos = at
+    return []
 
 
 def _to_decimal(s: str) -> Decimal | None:
@@ -55,7 +73,7 @@ def extract_solution(solution_str: str, method: str = "strict") -> str | None:
     cut = text.rfind("</think>")
     if cut >= 0:
         text = text[cut + len("</think>") :]
-    hashes = _HASH_RE.findall(text)
+    hashes = _hash_numbers(text)
     if method == "strict":
         if hashes:
             return hashes[-1].strip()
@@ -72,9 +90,32 @@ def extract_solution(solution_str: str, method: str = "strict") -> str | None:
 
 
 def _gold_number(ground_truth: Any) -> Decimal | None:
-    gt = str(ground_truth)
-    hashes = _HASH_RE.findall(gt)
+    if isinstance(ground_truth, bool) or not isinstance(ground_truth, str | int | float):
+        return None
+    gt = ground_truth if isinstance(ground_truth, str) else repr(ground_truth)
+    hashes = _hash_numbers(gt)
     return _to_decimal(hashes[-1] if hashes else gt)
+
+
+_reported: set[str] = set()
+
+
+def _bad_kwargs(method: Any, format_score: Any, score: Any) -> str | None:
+    """What is wrong with the reward_kwargs (logged once per distinct problem), or None."""
+    problem = None
+    if method not in ("strict", "flexible"):
+        problem = f"gsm8k reward_kwargs.method={method!r}: use 'strict' or 'flexible'"
+    else:
+        for key, value in (("format_score", format_score), ("score", score)):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                problem = f"gsm8k reward_kwargs.{key}={value!r}: expected a number"
+                break
+    if problem is not None and problem not in _reported and len(_reported) < 32:
+        _reported.add(problem)
+        import logging
+
+        logging.getLogger(__name__).error("%s; every sample scores 0 until it is fixed", problem)
+    return problem
 
 
 def compute_score(
@@ -88,21 +129,28 @@ def compute_score(
     **kwargs: Any,
 ) -> dict[str, Any]:
     """``score`` if the answer equals ``ground_truth``, ``format_score`` if an answer was found
-    but is wrong, 0.0 if none was found. Returns ``{"score", "acc", "pred"}``; never raises
-    (except for an invalid ``method``, a configuration error)."""
-    if method not in ("strict", "flexible"):
-        raise ValueError(f"gsm8k method must be 'strict' or 'flexible', got {method!r}")
+    but is wrong, 0.0 if none was found. Returns ``{"score", "acc", "pred", "verified",
+    "status"}``; never raises (bad reward_kwargs: score 0, logged once, named in ``status``)."""
+    problem = _bad_kwargs(method, format_score, score)
+    if problem is not None:
+        return {"score": 0.0, "acc": 0, "pred": "", "verified": 0, "status": f"bad reward_kwargs: {problem}"}
     if not isinstance(solution_str, str) or not solution_str:
-        return {"score": 0.0, "acc": 0, "pred": ""}
+        return {"score": 0.0, "acc": 0, "pred": "", "verified": 1, "status": "no answer"}
     try:
         pred = extract_solution(solution_str, method)
         if pred is None:
-            return {"score": 0.0, "acc": 0, "pred": ""}
+            return {"score": 0.0, "acc": 0, "pred": "", "verified": 1, "status": "no answer"}
         pv, gv = _to_decimal(pred), _gold_number(ground_truth)
         ok = pv is not None and gv is not None and pv == gv
-        return {"score": float(score if ok else format_score), "acc": int(ok), "pred": pred}
+        return {
+            "score": float(score if ok else format_score),
+            "acc": int(ok),
+            "pred": pred,
+            "verified": 1,
+            "status": "certain",
+        }
     except Exception:  # a reward must never crash the trainer
         import logging
 
         logging.getLogger(__name__).exception("gsm8k compute_score failed; scoring 0")
-        return {"score": 0.0, "acc": 0, "pred": ""}
+        return {"score": 0.0, "acc": 0, "pred": "", "verified": 1, "status": "no answer"}

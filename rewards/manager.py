@@ -69,6 +69,21 @@ def special_ids_to_drop(tokenizer: Any) -> set[int]:
     return drop - keep
 
 
+def validate_configured_kwargs(compute_score: Any) -> None:
+    """Check ``reward.custom_reward_function.reward_kwargs`` once, when the manager is built.
+
+    verl 0.9.1 wraps the custom function as ``partial(_call_with_kwargs, raw_fn, reward_kwargs)``;
+    when ``raw_fn``'s module offers ``validate_reward_kwargs`` (``rewards.phi4`` does), a bad value
+    raises here, naming the key, instead of scoring every sample wrong.
+    """
+    args = getattr(compute_score, "args", ())
+    if len(args) >= 2 and callable(args[0]) and isinstance(args[1], dict):
+        module = inspect.getmodule(args[0])
+        validate = getattr(module, "validate_reward_kwargs", None)
+        if callable(validate):
+            validate(dict(args[1]))
+
+
 class LengthAwareRewardManager(RewardManagerBase):
     """``naive`` plus ``extra_info["response_length"]`` / ``["truncated"]``, think tags kept."""
 
@@ -82,6 +97,7 @@ class LengthAwareRewardManager(RewardManagerBase):
     ) -> None:
         super().__init__(config, tokenizer, compute_score)
         self.compute_score = compute_score or default_compute_score
+        validate_configured_kwargs(self.compute_score)
         self.is_async_reward_score = inspect.iscoroutinefunction(self.compute_score)
         self.reward_router_address = reward_router_address
         self.reward_model_tokenizer = reward_model_tokenizer

@@ -48,7 +48,7 @@ if __name__.partition(".")[0] != "rewards":  # loaded by file path (verl's load_
     if _root not in sys.path:
         sys.path.insert(0, _root)
 
-from rewards.equivalence import DEFAULT_TIMEOUT_S, extract_answer, is_equivalent
+from rewards.equivalence import DEFAULT_TIMEOUT_S, compare, extract_answer
 
 logger = logging.getLogger(__name__)
 
@@ -232,14 +232,41 @@ def format_ok(text: str) -> bool:
 
 
 _KNOWN_EXTRA = frozenset({"timeout_s", "reward_router_address", "reward_model_tokenizer"})
-_warned_keys: set[str] = set()
+_INT_KEYS = frozenset({"ngram_size", "ngram_max_count"})
+_POSITIVE_KEYS = frozenset({"l_max", "chars_per_token", "ngram_size"})
+_params_cache: dict[tuple[tuple[str, str], ...], dict[str, float] | ValueError] = {}
 
 
-def _params(kwargs: dict[str, Any]) -> dict[str, float]:
+def validate_reward_kwargs(kwargs: dict[str, Any]) -> dict[str, float]:
+    """The reward's parameters from ``reward_kwargs``; ValueError naming the bad key and the fix.
+
+    :class:`rewards.manager.LengthAwareRewardManager` calls this once when verl builds it, so a
+    typo stops the run at start-up instead of scoring every sample wrong.
+    """
     params = dict(DEFAULTS)
     for key, value in kwargs.items():
         if key in params:
-            params[key] = float(value)
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                raise ValueError(
+                    f"phi4 reward_kwargs.{key}={value!r}: expected a number (default {DEFAULTS[key]})"
+                )
+            try:
+                number = float(value)
+            except ValueError:
+                raise ValueError(
+                    f"phi4 reward_kwargs.{key}={value!r}: expected a number (default {DEFAULTS[key]})"
+                ) from None
+            if not math.isfinite(number):
+                raise ValueError(f"phi4 reward_kwargs.{key}={value!r}: expected a finite number")
+            if key in _INT_KEYS and (number != int(number) or number < 1):
+                raise ValueError(f"phi4 reward_kwargs.{key}={value!r}: expected a positive integer")
+            if key in _POSITIVE_KEYS and number <= 0:
+                raise ValueError(f"phi4 reward_kwargs.{key}={value!r}: expected a positive number")
+            params[key] = number
+        elif key == "timeout_s":
+            from rewards import check_timeout
+
+            params["timeout_s"] = check_timeout(value, "timeout_s")
         elif key not in _KNOWN_EXTRA:
             with _warned_lock:
                 if key not in _warned_keys:
@@ -249,7 +276,28 @@ def _params(kwargs: dict[str, Any]) -> dict[str, float]:
                         key,
                         ", ".join(sorted(DEFAULTS) + ["timeout_s"]),
                     )
+    params.setdefault("timeout_s", DEFAULT_TIMEOUT_S)
     return params
+
+
+_warned_keys: set[str] = set()
+
+
+def _params(kwargs: dict[str, Any]) -> dict[str, float]:
+    """Validated parameters, computed once per distinct ``reward_kwargs`` (not per sample)."""
+    key = tuple(sorted((k, repr(v)) for k, v in kwargs.items() if k not in _KNOWN_EXTRA or k == "timeout_s"))
+    got = _params_cache.get(key)
+    if got is None:
+        try:
+            got = validate_reward_kwargs(kwargs)
+        except ValueError as exc:
+            logger.error("%s; every sample scores as a format violation until it is fixed", exc)
+            got = exc
+        if len(_params_cache) < 64:
+            _params_cache[key] = got
+    if isinstance(got, ValueError):
+        raise got
+    return got
 
 
 def _length_and_truncation(text: str, extra_info: Any, params: dict[str, float]) -> tuple[int, bool, str]:
@@ -278,8 +326,22 @@ def compute_score(
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The Phi-4-reasoning reward; returns ``score, acc, pred`` and the parts (never raises)."""
-    params = _params(kwargs)
-    timeout_s = float(kwargs.get("timeout_s", DEFAULT_TIMEOUT_S))
+    try:
+        params = _params(kwargs)
+    except Exception as exc:  # logged once by _params; never raised per sample
+        return {
+            "score": float(DEFAULTS["w_acc"] * DEFAULTS["format_violation_score"]),
+            "acc": 0,
+            "pred": "",
+            "acc_score": DEFAULTS["format_violation_score"],
+            "rep_score": 0.0,
+            "response_length": 0,
+            "truncated": 0,
+            "format_ok": 0,
+            "verified": 0,
+            "status": f"bad reward_kwargs: {exc}",
+        }
+    timeout_s = params["timeout_s"]
     result: dict[str, Any] = {
         "score": 0.0,
         "acc": 0,
@@ -289,6 +351,8 @@ def compute_score(
         "response_length": 0,
         "truncated": 0,
         "format_ok": 0,
+        "verified": 1,
+        "status": "",
     }
     try:
         text = solution_str if isinstance(solution_str, str) else ""
@@ -303,12 +367,17 @@ def compute_score(
             acc_score = params["format_violation_score"]
         else:
             result["format_ok"] = 1
-            pred = extract_answer(text[text.rindex(THINK_CLOSE) + len(THINK_CLOSE) :])
-            correct = (
-                pred is not None
-                and isinstance(ground_truth, str | int | float)
-                and is_equivalent(str(ground_truth), pred, timeout_s)
-            )
+            answer_text = text[text.rindex(THINK_CLOSE) + len(THINK_CLOSE) :]
+            pred = extract_answer(answer_text)
+            correct = False
+            gold = ground_truth if isinstance(ground_truth, str) else None
+            if isinstance(ground_truth, int | float) and not isinstance(ground_truth, bool):
+                gold = repr(ground_truth) if abs(ground_truth) < 1e300 else None
+            if gold is not None and answer_text.strip():
+                verdict = compare(gold, answer_text, timeout_s)
+                correct = verdict.equal
+                result["verified"] = int(verdict.verified)
+                result["status"] = verdict.path
             result["pred"] = pred or ""
             result["acc"] = int(correct)
             acc_score = length_aware_accuracy(correct, length, params)

@@ -6,6 +6,7 @@ dataclass conversions `main_ppo` does; the engine switch changes only what the o
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import Any
@@ -15,15 +16,22 @@ from omegaconf import DictConfig, OmegaConf
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = REPO / "jobs" / "configs"
-EXPERIMENTS = ("phi4_omni_math", "gsm8k_qwen")
+EXPERIMENTS = ("phi4_omni_math", "gsm8k_qwen", "r1distill70b_lora")
 ENGINES = ("sglang", "vllm")
 JOB_SCRIPTS = {
     "phi4_sglang.sh": ("phi4_omni_math", "sglang"),
     "phi4_vllm.sh": ("phi4_omni_math", "vllm"),
     "gsm8k_qwen_sglang.sh": ("gsm8k_qwen", "sglang"),
     "gsm8k_qwen_vllm.sh": ("gsm8k_qwen", "vllm"),
+    "r1distill70b_lora_sglang.sh": ("r1distill70b_lora", "sglang"),
+    "r1distill70b_lora_vllm.sh": ("r1distill70b_lora", "vllm"),
 }
-MODEL_NAMES = ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct")
+REWARD = {
+    "phi4_omni_math": "pkg://rewards.phi4",
+    "gsm8k_qwen": "pkg://rewards.gsm8k",
+    "r1distill70b_lora": "pkg://rewards",  # answer equivalence, dispatched by data_source
+}
+MODEL_NAMES = ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct", "DeepSeek-R1-Distill-Llama-70B")
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +94,7 @@ def test_composes_and_passes_verl_validation(experiment: str, engine: str) -> No
     assert cfg.actor_rollout_ref.actor.strategy == "fsdp2"
     # the reward is wired where 0.9.1 reads it, not at the silently ignored legacy keys
     assert cfg.custom_reward_function.path is None and cfg.reward_model.enable is None
-    assert cfg.reward.custom_reward_function.path == f"pkg://rewards.{experiment.split('_')[0]}"
+    assert cfg.reward.custom_reward_function.path == REWARD[experiment]
     # long runs: resumable, two checkpoints kept, the trainer loop that honours the expiry save
     assert cfg.trainer.resume_mode == "auto"
     assert cfg.trainer.max_actor_ckpt_to_keep >= 2
@@ -94,6 +102,16 @@ def test_composes_and_passes_verl_validation(experiment: str, engine: str) -> No
     assert "file" in cfg.trainer.logger and "console" in cfg.trainer.logger
 
     # what main_ppo does before starting Ray, on the real verl
+    if (
+        engine == "vllm"
+        and cfg.actor_rollout_ref.model.lora_rank > 0
+        and importlib.util.find_spec("vllm") is None
+    ):
+        # verl's only engine-dependent rule (vLLM's LoRA ranks) imports vllm; preflight's lora
+        # check applies it without vllm (tests/test_preflight_lora.py)
+        with pytest.raises(Exception, match="vllm"):
+            validate_config(cfg, use_reference_policy=True, use_critic=False)
+        cfg.actor_rollout_ref.model.lora_rank = 0
     validate_config(cfg, use_reference_policy=need_reference_policy(cfg), use_critic=need_critic(cfg))
     assert need_reference_policy(cfg) and not need_critic(cfg)
     rollout = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout, dataclass_type=RolloutConfig)
@@ -118,7 +136,10 @@ def test_phi4_reference_values() -> None:
         "actor_rollout_ref.actor.fsdp_config.optimizer_offload": True,
         "actor_rollout_ref.ref.fsdp_config.param_offload": True,
         "actor_rollout_ref.actor.use_dynamic_bsz": True,
-        "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 39904,
+        # 32,768 (not the reference's 39,904) and a bf16 reference: preflight estimated 105% of HBM
+        "actor_rollout_ref.actor.ppo_max_token_len_per_gpu": 32768,
+        "actor_rollout_ref.ref.fsdp_config.model_dtype": "bf16",
+        "actor_rollout_ref.model.enable_activation_offload": True,
         "actor_rollout_ref.model.use_remove_padding": True,
         "actor_rollout_ref.model.enable_gradient_checkpointing": True,
         "actor_rollout_ref.actor.use_kl_loss": True,
@@ -192,3 +213,22 @@ def test_job_script_is_a_screen_naming_experiment_and_engine(script: str) -> Non
     assert code[-1] == 'launch_job "$@"' and len(code) == 5, code
     for directive in ("--gres=gpu:8", "--requeue", "--signal=B:USR1@", "--output=%x-%j", "--nodes=1"):
         assert f"#SBATCH {directive}" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_r1distill70b_lora_reaches_verls_lora_settings(engine: str) -> None:
+    """The LoRA settings land where verl 0.9.1 reads them: the FSDP engine's HFModelConfig
+    (lora_rank/alpha/target_modules, lora.merge), the rollout config and the checkpoint dataclass."""
+    from verl.utils.config import omega_conf_to_dataclass
+    from verl.workers.config import HFModelConfig
+
+    cfg = compose("r1distill70b_lora", [f"engine={engine}"])
+    model = omega_conf_to_dataclass(cfg.actor_rollout_ref.model, dataclass_type=HFModelConfig)
+    assert (model.lora_rank, model.lora_alpha, model.target_modules) == (32, 32, "all-linear")
+    assert model.lora.get("merge") is False  # the engine gets an adapter
+    rollout = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout)
+    assert (rollout.name, rollout.load_format, rollout.layered_summon) == (engine, "safetensors", True)
+    assert rollout.tensor_model_parallel_size == 8
+    actor = omega_conf_to_dataclass(cfg.actor_rollout_ref.actor)
+    assert actor.checkpoint.save_lora_only is True
+    assert cfg.actor_rollout_ref.actor.fsdp_config.model_dtype == "bf16"

@@ -23,7 +23,11 @@ from omegaconf import OmegaConf
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ("phi4_sglang", "phi4_vllm", "gsm8k_qwen_sglang", "gsm8k_qwen_vllm")
+# one-node jobs (70B LoRA on 8 GPUs): accepted by sbatch and dry-run on one node only
+ONE_NODE_SCRIPTS = ("r1distill70b_lora_sglang", "r1distill70b_lora_vllm")
 EXPERIMENT = {
+    "r1distill70b_lora_sglang": "r1distill70b_lora",
+    "r1distill70b_lora_vllm": "r1distill70b_lora",
     "phi4_sglang": "phi4_omni_math",
     "phi4_vllm": "phi4_omni_math",
     "gsm8k_qwen_sglang": "gsm8k_qwen",
@@ -69,6 +73,8 @@ def write_site(root: Path, tiny_model_dir: Path, **drop: bool) -> Path:
     }
     site = root / ("site.env" if not drop else "site_incomplete.env")
     lines = [f"export {k}={v}" for k, v in values.items() if not drop.get(k)]
+    # preflight checks host RAM against the 8-GPU nodes the emulated ones (64 GiB) stand for
+    lines.append("export NODE_MEM_GB=2000")
     site.write_text("# local test cluster\n" + "\n".join(lines) + "\n")
     return site
 
@@ -82,7 +88,7 @@ def site_root(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) ->
     config = json.loads((model / "config.json").read_text())
     config["max_position_embeddings"] = 32768  # as Phi-4-reasoning-plus: 1,020 + 31,744 fits
     (model / "config.json").write_text(json.dumps(config))
-    for name in ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct"):
+    for name in ("Phi-4-reasoning-plus", "Qwen2.5-1.5B-Instruct", "DeepSeek-R1-Distill-Llama-70B"):
         (root / "models" / name).symlink_to(model)
     for folder in ("omni_math", "gsm8k"):
         subprocess.run(
@@ -176,14 +182,14 @@ def trainer_command(job: Job) -> str:
 
 # ---------------------------------------------------------------------------- static checks
 def test_job_scripts_accepted_by_sbatch_test_only(local_slurm: Any, site_root: Path) -> None:
-    for script in SCRIPTS:
+    for script in SCRIPTS + ONE_NODE_SCRIPTS:
         proc = local_slurm.run(["sbatch", "--test-only", f"jobs/{script}.sh"], check=False, cwd=REPO)
         assert proc.returncode == 0, f"{script}: {proc.stderr}"
         assert "to start at" in proc.stderr, proc.stderr
 
 
 def test_job_scripts_shellcheck_clean() -> None:
-    scripts = [str(REPO / "jobs" / f"{s}.sh") for s in SCRIPTS] + [
+    scripts = [str(REPO / "jobs" / f"{s}.sh") for s in SCRIPTS + ONE_NODE_SCRIPTS] + [
         str(p) for p in (REPO / "jobs" / "lib").glob("*.sh")
     ]
     proc = subprocess.run(
@@ -217,6 +223,10 @@ def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, scrip
     for node in ("n1", "n2"):
         assert f"ray_cluster: {node} joined (2 GPU)" in text, text[-3000:]
         assert re.search(rf"probe {node}: task ran on slurm node {node} .* ok", text), text[-3000:]
+        # the probe loads the job's stack on every node: no engine in the dev env, the attention backend
+        assert re.search(
+            rf"probe {node}: torch \S+, transformers \S+, verl 0\.9\.1, ray \S+, attention sdpa \(", text
+        )
         assert (site_root / "logs" / job.id / f"ray-{node}.log").is_file()
     assert "all 2 nodes joined, 4 GPUs declared" in text
     engine = script.rsplit("_", 1)[1]
@@ -226,6 +236,10 @@ def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, scrip
     config = OmegaConf.load(site_root / "logs" / job.id / "config.yaml")
     assert config.actor_rollout_ref.rollout.name == engine and config.trainer.nnodes == 2
     assert "dry run: everything but training done" in text
+    # the attention choice is made and logged in dry runs too, and passed to verl (issue 12 item 1)
+    assert re.search(r"attention: sdpa \(flash-attn is not installed .*provides it\)", text), text[-3000:]
+    assert config.actor_rollout_ref.model.override_config.attn_implementation == "sdpa"
+    assert "holds no env; using the dev env" in text  # the site file names no engine env here
     assert not ray_left(job), ray_left(job)
 
 
@@ -312,13 +326,38 @@ def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -
     return jobs
 
 
+@pytest.fixture(scope="module")
+def one_node_runs(local_slurm: Any, site_root: Path, wave_two: dict[str, Job]) -> dict[str, Job]:
+    """wave 2's one-node dry runs, plus the 8-GPU-per-replica jobs (70B LoRA at TP=8) on a whole
+    emulated node each, after wave 2 has left the nodes; the vLLM one runs preflight in the job."""
+    site = site_root / "site.env"
+    jobs = {s: wave_two[s] for s in SCRIPTS}
+    lora = {
+        script: submit(
+            local_slurm,
+            script,
+            site,
+            "--gres=gpu:8",
+            *SHARED,
+            DRY_RUN="1",
+            PREFLIGHT="1" if script.endswith("_vllm") else "0",
+        )
+        for script in ONE_NODE_SCRIPTS
+    }
+    wait_all(local_slurm, list(lora.values()), timeout=400)
+    return {**jobs, **lora}
+
+
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("script", SCRIPTS)
-def test_dry_run_one_node(wave_two: dict[str, Job], site_root: Path, script: str) -> None:
-    job = wave_two[script]
+@pytest.mark.parametrize("script", SCRIPTS + ONE_NODE_SCRIPTS)
+def test_dry_run_one_node(one_node_runs: dict[str, Job], site_root: Path, script: str) -> None:
+    job = one_node_runs[script]
     text = job.text()
     assert job.state == "COMPLETED" and job.exit_code == "0:0", text[-4000:]
-    assert "ray_cluster: n" in text and "all 1 nodes joined, 1 GPUs declared" in text, text[-3000:]
+    gpus = 8 if script in ONE_NODE_SCRIPTS else 1
+    assert "ray_cluster: n" in text and f"all 1 nodes joined, {gpus} GPUs declared" in text, text[-3000:]
+    if script == "r1distill70b_lora_vllm":
+        assert "verdict: PASS" in text, text[-4000:]
     assert re.search(r"probe (n\d): task ran on slurm node \1 .* ok", text)
     cmd = trainer_command(job)
     engine = script.rsplit("_", 1)[1]

@@ -36,16 +36,22 @@ def test_gsm8k_cases(solution: str, gt: str, method: str, acc: int) -> None:
 
 def test_format_score_for_wrong_answer() -> None:
     got = compute_score("openai/gsm8k", "#### 5", "6", format_score=0.1)
-    assert got == {"score": 0.1, "acc": 0, "pred": "5"}
+    assert got == {"score": 0.1, "acc": 0, "pred": "5", "verified": 1, "status": "certain"}
 
 
 def test_no_answer_scores_zero() -> None:
     assert compute_score("openai/gsm8k", "no digits here", "6", method="flexible")["score"] == 0.0
 
 
-def test_bad_method_is_a_config_error() -> None:
-    with pytest.raises(ValueError, match="strict"):
-        compute_score("openai/gsm8k", "#### 5", "5", method="lenient")
+@pytest.mark.parametrize(
+    ("kwargs", "key"), [({"method": "lenient"}, "method"), ({"format_score": "abc"}, "format_score")]
+)
+def test_bad_reward_kwargs_score_zero_and_name_the_key(
+    kwargs: dict[str, object], key: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    got = compute_score("openai/gsm8k", "#### 5", "5", **kwargs)  # type: ignore[arg-type]
+    assert got["score"] == 0.0 and got["verified"] == 0
+    assert f"reward_kwargs.{key}=" in got["status"]
 
 
 @pytest.mark.parametrize("junk", [None, 5, b"\x00\xff", "", "\x00" * 1000])
@@ -58,6 +64,7 @@ def test_dispatch_routes_gsm8k_and_math_sources() -> None:
     assert dispatch_score("openai/gsm8k", "The answer is 72", "72")["acc"] == 0  # strict by default
     assert dispatch_score("openai/gsm8k", "The answer is 72", "72", method="flexible")["acc"] == 1
     omni = dispatch_score("KbsdJames/Omni-MATH", "so $\\boxed{\\dfrac{1}{2}}$", "0.5")
-    assert omni == {"score": 1.0, "acc": 1, "pred": "\\dfrac{1}{2}"}
+    assert omni == {"score": 1.0, "acc": 1, "pred": "\\dfrac{1}{2}", "verified": 1, "status": "certain"}
     assert dispatch_score("math", "\\boxed{3}", "4")["acc"] == 0
-    assert dispatch_score("math", "nothing", "4") == {"score": 0.0, "acc": 0, "pred": ""}
+    assert dispatch_score("math", "nothing", "4")["score"] == 0.0
+    assert set(dispatch_score("math", "nothing", "4")) == set(dispatch_score("openai/gsm8k", "#### 4", "4"))

@@ -51,12 +51,15 @@ load_site() {
 }
 
 activate_env() {
-  if ((DRY_RUN)); then
-    # the dev env stands in for the engine env: composing configs and Ray need no GPU
+  local var="ENV_PREFIX_${ENGINE^^}"
+  ENV_PREFIX="${!var:-}"
+  PROBE_ENGINE="${ENGINE}" # the per-node probe imports the engine from the job's env
+  if ((DRY_RUN)) && [[ ! -x "${ENV_PREFIX}/bin/python" ]]; then
+    # no engine env (yet): the dev env stands in; configs and Ray need no GPU, the engine is not checked
+    log "dry run: ${var}='${ENV_PREFIX}' holds no env; using the dev env ${LAUNCH_REPO}/.venv" \
+      "(the engine stack is not checked: build it with \`make env-${ENGINE}\`)"
     ENV_PREFIX="${LAUNCH_REPO}/.venv"
-  else
-    local var="ENV_PREFIX_${ENGINE^^}"
-    ENV_PREFIX="${!var}"
+    PROBE_ENGINE=""
   fi
   [[ -x "${ENV_PREFIX}/bin/python" ]] || die "no python in the ${ENGINE} env ${ENV_PREFIX}." \
     "Fix: build it with \`make env-${ENGINE}\` (or DRY_RUN=1 needs \`make dev\`)"
@@ -151,12 +154,17 @@ build_overrides() {
   if [[ -n "${WANDB_API_KEY:-}" || "${WANDB_MODE:-}" == "offline" ]]; then
     LAUNCH_OVERRIDES+=("trainer.logger=[console,file,wandb]")
   fi
-  local attn="${ATTN_IMPLEMENTATION:-}"
-  if [[ -z "${attn}" ]] && ! ((DRY_RUN)) \
-    && "${PYTHON}" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("flash_attn") is None)' 2>/dev/null; then
-    attn=flash_attention_2 # the env has flash-attn built (FLASH_ATTN=1 make env-vllm)
-  fi
-  [[ -n "${attn}" ]] && LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${attn}")
+  # attention: decided in the job's env the way transformers will (jobs/lib/attention.py), and loaded
+  # once here; ATTN_IMPLEMENTATION or a command-line override is a request that is verified too
+  local attn_args=() attn_out arg
+  for arg in "${USER_OVERRIDES[@]}"; do
+    [[ "${arg}" == *model.override_config.attn_implementation=* ]] && attn_args=(--requested "${arg#*=}")
+  done
+  attn_out="$("${PYTHON}" "${LAUNCH_LIB}/attention.py" --verify "${attn_args[@]}")" \
+    || DIE_CODE=5 die "attention: the implementation cannot be used in ${ENV_PREFIX} (above)"
+  ATTN_IMPL="${attn_out%%$'\t'*}"
+  log "attention: ${ATTN_IMPL} (${attn_out#*$'\t'})"
+  LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${ATTN_IMPL}")
   cpu_mode_overrides # cpu_mode.sh: the CPU-only overrides (PLATFORM=cpu only)
   # Hydra's own output dir goes with the job's logs, not into the repository
   TRAINER_ARGS=(-m verl.trainer.main_ppo "--config-path=${LAUNCH_REPO}/jobs/configs" "--config-name=${EXPERIMENT}"
@@ -272,6 +280,7 @@ start_ray() {
   )"
   "${PYTHON}" "${LAUNCH_LIB}/ray_cluster.py" wait --address "${RAY_ADDRESS}" --nodes "${nodes_csv}" \
     --gpus-per-node "${GPUS}" --timeout "${RAY_WAIT_TIMEOUT:-300}" --log-dir "${JOB_LOG_DIR}" "${pid_args[@]}" \
+    --engine "${PROBE_ENGINE}" --attention "${ATTN_IMPL}" \
     || DIE_CODE=3 die "the Ray cluster did not come up (above); per-node logs: ${JOB_LOG_DIR}/ray-<node>.log"
 }
 

@@ -149,27 +149,51 @@ def wait_for_nodes(args: argparse.Namespace) -> int:
         time.sleep(1.0)
     total = sum(found.values())
     print(f"ray_cluster: all {len(nodes)} nodes joined, {total:g} GPUs declared", flush=True)
-    return probe(ray, nodes, args.gpus_per_node)
+    return probe(ray, nodes, args.gpus_per_node, args.engine, args.attention)
 
 
-def where_am_i() -> dict[str, Any]:
-    """Runs inside the probe task: the Slurm node and host it landed on."""
+def stack_on_node(engine: str, attention: str) -> str:
+    """Runs inside the probe task: import the rollout engine and the attention backend the trainer
+    will use on this node; their versions, or raises with what failed."""
+    import importlib
+    from importlib.metadata import version
+
+    parts = [f"{d} {version(d)}" for d in ("torch", "transformers", "verl", "ray")]
+    if engine:
+        importlib.import_module(engine)
+        parts.append(f"{engine} {version(engine)}")
+    if attention:
+        from jobs.lib.attention import verify  # the repo root is on every node's PYTHONPATH
+
+        parts.append(f"attention {attention} ({verify(attention)})")
+    return ", ".join(parts)
+
+
+def where_am_i(engine: str = "", attention: str = "") -> dict[str, Any]:
+    """Runs inside the probe task: the Slurm node and host it landed on, and its stack."""
     import ray
 
+    try:
+        stack, stack_error = stack_on_node(engine, attention), ""
+    except Exception as exc:  # reported per node by probe()
+        stack, stack_error = "", f"{type(exc).__name__}: {exc}"
     return {
         "slurm_node": os.environ.get("SLURMD_NODENAME", "?"),
         "host": socket.gethostname(),
         "gpu_ids": [str(g) for g in ray.get_gpu_ids()],
+        "stack": stack,
+        "stack_error": stack_error,
     }
 
 
-def probe(ray: Any, nodes: list[str], gpus: float) -> int:
-    """One task per node, pinned by its ``slurm_node:`` resource; each must land on its node."""
+def probe(ray: Any, nodes: list[str], gpus: float, engine: str = "", attention: str = "") -> int:
+    """One task per node, pinned by its ``slurm_node:`` resource; each must land on its node and
+    import the engine and the attention backend there."""
     remote = ray.remote(where_am_i)
     refs = {
         name: remote.options(
             num_cpus=0, num_gpus=1 if gpus >= 1 else 0, resources={NODE_RESOURCE.format(name): 0.01}
-        ).remote()
+        ).remote(engine, attention)
         for name in nodes
     }
     bad = 0
@@ -187,6 +211,15 @@ def probe(ray: Any, nodes: list[str], gpus: float) -> int:
             f"GPU ids {','.join(got['gpu_ids']) or '-'}) {'ok' if ok else 'WRONG NODE'}",
             flush=True,
         )
+        if got["stack_error"]:
+            bad += 1
+            print(
+                f"ray_cluster: error: probe {name}: the job's stack does not import: {got['stack_error']}",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif got["stack"]:
+            print(f"ray_cluster: probe {name}: {got['stack']}", flush=True)
     ray.shutdown()
     return 4 if bad else 0
 
@@ -203,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
     w.add_argument("--log-dir", required=True, help="where ray-<node>.log files are")
     w.add_argument("--pid", action="append", default=[], help="NODE=PID of the srun running that node's Ray")
+    w.add_argument("--engine", default="", help="rollout engine package the probe imports on every node")
+    w.add_argument("--attention", default="", help="attention implementation the probe loads on every node")
     args = parser.parse_args(argv)
     return wait_for_nodes(args)
 

@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PREPARE = REPO / "data" / "prepare.py"
 
 _BASELINE = """
 import json, sys
@@ -132,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         for label, inp, n, extra in runs:
             out = work / "out"
             wall, rss, _tail = run_measured(
-                [py, str(PREPARE), *custom, "--input", str(inp), "--output", str(out), *extra]
+                [py, "-m", "dataprep", *custom, "--input", str(inp), "--output", str(out), *extra]
             )
             rate = n / wall
             results.append((label.replace("prepare custom", "custom"), rate, rss / 2**20))

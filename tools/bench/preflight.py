@@ -54,7 +54,8 @@ def make_site(root: Path) -> Path:
         subprocess.run(
             [
                 sys.executable,
-                str(REPO / "data" / "prepare.py"),
+                "-m",
+                "dataprep",
                 "synthetic",
                 "--output",
                 str(data / name),
@@ -63,10 +64,13 @@ def make_site(root: Path) -> Path:
             ],
             check=True,
             capture_output=True,
+            cwd=REPO,
         )
     site = root / "site.env"
     site.write_text(
         f"export DATA_ROOT={data}\nexport MODEL_ROOT={models}\nexport CKPT_ROOT={root / 'ckpt'}\n"
+        # the stand-in models have 8xH100-node shapes: declare such a node's RAM and checkpoint room
+        "export NODE_MEM_GB=2000\nexport CKPT_FREE_GB=50000\n"
     )
     return site
 
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench_preflight_") as tmp:
         site = make_site(Path(tmp))
-        env = {**os.environ, "SITE_ENV": str(site)}
+        env = {**os.environ, "SITE_ENV": str(site), "PYTHONPATH": str(REPO)}
         baseline = [sys.executable, "-c", "import verl"]
         jobs = [
             ("phi4_omni_math sglang", ["phi4_omni_math", "--engine", "sglang", "--nodes", "1"]),
@@ -89,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"baseline `python -c 'import verl'`: {base_wall:.2f} s wall (median of {args.repeats})")
         for label, extra in jobs:
             runs = [
-                timed([sys.executable, str(REPO / "tools" / "preflight.py"), *extra], env)
-                for _ in range(args.repeats)
+                timed([sys.executable, "-m", "tools.preflight", *extra], env) for _ in range(args.repeats)
             ]
             wall = statistics.median(r[0] for r in runs)
             cpu = statistics.median(r[1] for r in runs)

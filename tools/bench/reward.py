@@ -55,6 +55,27 @@ HAND_PAIRS: list[tuple[str, str, bool]] = [
     ("x^2-1", "(x-1)^2", False),
     ("B", "C", False),
     ("1000000", "1000001", False),
+    # issue 14 probes: exact integers/rationals, decimals, matrices, project rules
+    ("2^{32}", "4294967295", False),
+    ("10^{10}", "10000000001", False),
+    ("2^{100}", "2^{100}+1", False),
+    ("1+2^{-30}", "1", False),
+    ("\\pi", "3.14159", False),
+    ("1.000001", "1.000002", False),
+    ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
+    ("1 \\\\ 2", "1\\\\2", True),
+    ("28\\%", "28 percent", True),
+    ("1000.99", "$1,000.99", True),
+    ("1.22", "1,22", True),
+    ("11", "x\\approx 11", True),
+    ("-3,0", "b=-3, c=0", True),
+    ("1,3", "Minimum: 1, Maximum: 3", True),
+    ("(3,4]", "3 < \\lambda \\le 4", True),
+    ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),
+    ("f(x)=x", "f(z)=z", True),
+    ("12", "12^{\\text{th}}", True),
+    ("\\text{No}", "No, there is no such integer.", True),
+    ("1, 2", "so \\boxed{1} and \\boxed{2}", True),
 ]
 
 
@@ -197,84 +218,162 @@ def bench_phi4(n: int, n_words: int, rng: random.Random, repeat: int) -> dict[st
 # (b), (c) is_equivalent
 
 
-def bench_equivalence(pairs: list[tuple[str, str, bool]]) -> dict[str, object]:
-    """Two passes over the same pairs: "cold" (first use of sympy's parsers and caches in every
-    process) and "warm" (the steady state of a long training run). Our result cache is cleared
-    before each pass, so every pair is really recomputed."""
-    from math_verify import parse, verify
+def load_sets(data_dir: Path | None, fx: Path, rng: random.Random) -> dict[str, list[tuple[str, str, bool]]]:
+    """Committed sets (hand-written cases, shared fixtures) plus every ``*.jsonl`` in ``data_dir``
+    with ``gold``, ``pred`` and ``label`` keys (one set per file; see docs/rewards.md)."""
+    sets: dict[str, list[tuple[str, str, bool]]] = {
+        "hand (committed)": list(HAND_PAIRS),
+        "fixtures (GSM8K+Omni-MATH)": mixed_pairs(fx, rng),
+    }
+    if data_dir is None:
+        return sets
+    files = sorted(data_dir.glob("*.jsonl"))
+    if not files:
+        raise SystemExit(f"bench-reward: no *.jsonl in {data_dir} (BENCH_REWARD_DATA / --data)")
+    for f in files:
+        rows: list[tuple[str, str, bool]] = []
+        with f.open(encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line)
+                    rows.append((str(r["gold"]), str(r["pred"]), bool(r["label"])))
+                except (ValueError, KeyError) as exc:
+                    raise SystemExit(
+                        f"bench-reward: {f}:{n}: need a JSON object with gold, pred, label ({exc})"
+                    ) from None
+        sets[f.stem] = rows
+    return sets
 
+
+def mv_baseline() -> Callable[[str, str], bool]:
+    """math-verify 0.9 called as its own test-suite does (LaTeX with boxed first, then expressions)."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+
+    def baseline(g: str, p: str) -> bool:
+        return bool(verify(parse(g, config), parse(p, config)))
+
+    return baseline
+
+
+def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: float) -> dict[str, object]:
+    """Per set: agreement with the labels for ours and math-verify over the same pairs, time for
+    each (our verdict cache cleared before every set), and how ours decided."""
     from rewards import equivalence
     from rewards.bounded import get_pool
 
-    def wrap(s: str) -> str:
-        return s if ("$" in s or "\\boxed" in s or "\\(" in s) else f"${s}$"
-
-    def baseline(g: str, p: str) -> bool:
-        return verify(parse(wrap(g)), parse(wrap(p)))
-
-    print(f"(b) is_equivalent on {len(pairs)} labelled pairs vs math_verify.parse+verify", flush=True)
+    baseline = mv_baseline()
     t0 = time.perf_counter()
     get_pool().warm_up()
-    print(f"    worker pool start-up (once per process, excluded): {time.perf_counter() - t0:.2f} s")
-    labels = [lab for _, _, lab in pairs]
-    symbolic = [equivalence.decide_fast(g, p) is None for g, p, _ in pairs]
-    res: dict[str, object] = {}
-    for pass_name in ("cold", "warm"):
+    print(f"(b) worker pool start-up (once per process, excluded): {time.perf_counter() - t0:.2f} s")
+    for g, p, _ in HAND_PAIRS:  # warm math-verify's own lazy regex/parser caches too
+        baseline(g, p)
+    header = f"    {'set':32s} {'pairs':>5s} {'ours':>7s} {'math-verify':>11s} {'speed':>7s} {'certain':>8s}"
+    print(header)
+    rows = []
+    all_ours_t: list[float] = []
+    all_base_t: list[float] = []
+    disagreements: list[str] = []
+    for name, pairs in sets.items():
         equivalence._cache.clear()
-        before = equivalence.slow_path_stats()
-        ours_t, ours_r = time_calls(equivalence.is_equivalent, pairs)
-        after = equivalence.slow_path_stats()
+        before = equivalence.path_stats()
+        ours_t, ours_r = time_calls(lambda g, p: equivalence.is_equivalent(g, p, timeout_s), pairs)
+        after = equivalence.path_stats()
         base_t, base_r = time_calls(baseline, pairs)
-        agree_ours = sum(a == b for a, b in zip(ours_r, labels, strict=True)) / len(pairs)
-        agree_base = sum(a == b for a, b in zip(base_r, labels, strict=True)) / len(pairs)
-        slow = after["slow"] - before["slow"]
-        total_ours, total_base = sum(ours_t), sum(base_t)
-        print(f"  [{pass_name} pass]")
-        print(
-            f"    ours     {total_ours / len(pairs) * 1e3:8.3f} ms/pair  agreement with labels {agree_ours:.3f}"
-        )
-        print(
-            f"    baseline {total_base / len(pairs) * 1e3:8.3f} ms/pair  agreement with labels {agree_base:.3f}"
-        )
-        print(f"    ratio {total_base / total_ours:6.1f}x   (target >= 10x at equal or better agreement)")
-        for name, want in (("fast-path", False), ("symbolic", True)):
-            idx = [k for k, sym in enumerate(symbolic) if sym == want]
-            if idx:
-                o = sum(ours_t[k] for k in idx)
-                b = sum(base_t[k] for k in idx)
-                print(
-                    f"    {name:9s} pairs {len(idx):4d}: ours {o / len(idx) * 1e3:8.3f} ms/pair, ratio {b / o:6.1f}x"
+        labels = [lab for _, _, lab in pairs]
+        a_ours = sum(a == b for a, b in zip(ours_r, labels, strict=True)) / len(pairs)
+        a_base = sum(a == b for a, b in zip(base_r, labels, strict=True)) / len(pairs)
+        certain = (after["certain"] - before["certain"]) / len(pairs)
+        ratio = sum(base_t) / max(sum(ours_t), 1e-9)
+        print(f"    {name:32s} {len(pairs):5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+        rows.append((name, len(pairs), a_ours, a_base, ratio, certain))
+        all_ours_t += ours_t
+        all_base_t += base_t
+        for (g, p, lab), r, b in zip(pairs, ours_r, base_r, strict=True):
+            if r != lab and b == lab:
+                disagreements.append(
+                    f"      [{name}] label {lab}, math-verify right: gold={g[:70]!r} pred={p[:70]!r}"
                 )
-        print(f"  (c) p99 latency: ours {p99(ours_t) * 1e3:8.3f} ms, baseline {p99(base_t) * 1e3:8.3f} ms")
-        print(f"      pairs reaching the symbolic worker: {slow}/{len(pairs)} = {slow / len(pairs):.1%}")
-        res = {"ours_t": ours_t, "base_t": base_t, "agree_ours": agree_ours, "agree_base": agree_base}
-        if pass_name == "warm":
-            wrong = [(g, p, lab) for (g, p, lab), r in zip(pairs, ours_r, strict=True) if r != lab]
-            for g, p, lab in wrong[:10]:
-                print(f"    ours disagrees with label {lab}: gold={g[:60]!r} pred={p[:60]!r}")
-            base_wrong = [(g, p, lab) for (g, p, lab), r in zip(pairs, base_r, strict=True) if r != lab]
-            for g, p, lab in base_wrong[:5]:
-                print(f"    baseline disagrees with label {lab}: gold={g[:60]!r} pred={p[:60]!r}")
-    return res
+    total = sum(r[1] for r in rows)
+    a_ours = sum(r[1] * r[2] for r in rows) / total
+    a_base = sum(r[1] * r[3] for r in rows) / total
+    ratio = sum(all_base_t) / max(sum(all_ours_t), 1e-9)
+    certain = sum(r[1] * r[5] for r in rows) / total
+    print(f"    {'ALL':32s} {total:5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+    print(
+        f"    speed: ours {sum(all_ours_t) / total * 1e3:.3f} ms/pair, math-verify "
+        f"{sum(all_base_t) / total * 1e3:.3f} ms/pair (goal >= 10x)"
+    )
+    print(
+        f"    median per pair: ours {statistics.median(all_ours_t) * 1e3:.3f} ms, math-verify "
+        f"{statistics.median(all_base_t) * 1e3:.3f} ms; total time is dominated by the pairs that "
+        "need math-verify (ours runs the same parse+verify for those, in a worker)"
+    )
+    print(f"    pairs where ours is wrong and math-verify right: {len(disagreements)}")
+    for line in disagreements[:15]:
+        print(line)
+    return {"rows": rows, "ours_t": all_ours_t, "base_t": all_base_t}
 
 
-def draw(path: Path, res: dict[str, object]) -> None:
+def bench_threads(
+    sets: dict[str, list[tuple[str, str, bool]]], threads: int, timeout_s: float
+) -> list[float]:
+    """Every pair once from ``threads`` threads at once, cold verdict cache: latency per call."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rewards import equivalence
+
+    pairs = [pair for ps in sets.values() for pair in ps]
+    equivalence._cache.clear()
+
+    def one(pair: tuple[str, str, bool]) -> float:
+        t0 = time.perf_counter()
+        equivalence.is_equivalent(pair[0], pair[1], timeout_s)
+        return time.perf_counter() - t0
+
+    with ThreadPoolExecutor(threads) as pool:
+        lat = sorted(pool.map(one, pairs))
+    q = statistics.quantiles(lat, n=1000) if len(lat) >= 2 else lat * 999
+    over = sum(t > timeout_s for t in lat)
+    print(
+        f"(c) {len(lat)} calls from {threads} threads (timeout_s={timeout_s}): p50 {q[499] * 1e3:.1f} ms, "
+        f"p99 {q[989] * 1e3:.1f} ms, p99.9 {q[998] * 1e3:.1f} ms, max {lat[-1] * 1e3:.1f} ms, "
+        f"over the bound: {over}, over 2x the bound: {sum(t > 2 * timeout_s for t in lat)}"
+    )
+    return lat
+
+
+def draw(path: Path, res: dict[str, object], lat: list[float]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ours = [t * 1e3 for t in res["ours_t"]]  # type: ignore[union-attr]
-    base = [t * 1e3 for t in res["base_t"]]  # type: ignore[union-attr]
-    ax.hist(
-        [ours, base], bins=[10 ** (k / 10) for k in range(-30, 31)], label=["is_equivalent", "math-verify"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    rows = res["rows"]  # type: ignore[index]
+    names = [r[0][:22] for r in rows]  # type: ignore[union-attr]
+    xs = range(len(names))
+    ax1.bar([x - 0.2 for x in xs], [r[2] * 100 for r in rows], 0.4, label="ours")  # type: ignore[union-attr]
+    ax1.bar([x + 0.2 for x in xs], [r[3] * 100 for r in rows], 0.4, label="math-verify")  # type: ignore[union-attr]
+    ax1.set_xticks(list(xs), names, rotation=30, ha="right", fontsize=7)
+    ax1.set_ylabel("agreement with labels (%)")
+    ax1.set_ylim(0, 100)
+    ax1.legend()
+    ax1.set_title("Agreement per set")
+    bins = [10 ** (k / 10) for k in range(-30, 41)]
+    ax2.hist(
+        [[t * 1e3 for t in res["ours_t"]], [t * 1e3 for t in res["base_t"]]],
+        bins=bins,  # type: ignore[union-attr]
+        label=["ours (1 thread)", "math-verify"],
     )
-    ax.set_xscale("log")
-    ax.set_xlabel("latency per pair (ms, log scale)")
-    ax.set_ylabel("pairs")
-    ax.set_title("Answer equivalence latency, warm pass (same pairs, same process)")
-    ax.legend()
+    ax2.hist([t * 1e3 for t in lat], bins=bins, histtype="step", label="ours, 16 threads")
+    ax2.set_xscale("log")
+    ax2.set_xlabel("latency per pair (ms, log)")
+    ax2.legend()
+    ax2.set_title("Latency")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.png")
@@ -290,8 +389,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3, help="passes for (a); the fastest counts (default 3)")
     ap.add_argument(
-        "--png", type=Path, default=REPO / "outputs" / "bench_reward.png", help="latency histogram"
+        "--png", type=Path, default=REPO / "outputs" / "bench_reward.png", help="agreement + latency plot"
     )
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(os.environ["BENCH_REWARD_DATA"]) if os.environ.get("BENCH_REWARD_DATA") else None,
+        help="folder of labelled *.jsonl sets {gold, pred, label} (default $BENCH_REWARD_DATA; docs/rewards.md)",
+    )
+    ap.add_argument("--threads", type=int, default=16, help="threads for the latency test (default 16)")
+    ap.add_argument("--timeout", type=float, default=3.0, help="timeout_s per comparison (default 3)")
+    ap.add_argument("--skip-phi4", action="store_true", help="only the equivalence benchmark")
     args = ap.parse_args(argv)
     try:
         import lark  # noqa: F401
@@ -303,9 +411,12 @@ def main(argv: list[str] | None = None) -> int:
     from rewards.phi4 import compute_score
 
     compute_score("warm-up", "<think>a b c d e f</think> \\boxed{1}", "1", {"response_length": 9})
-    bench_phi4(args.samples, args.words, rng, args.repeat)
-    res = bench_equivalence(mixed_pairs(fixtures_dir(), rng))
-    draw(args.png, res)
+    if not args.skip_phi4:
+        bench_phi4(args.samples, args.words, rng, args.repeat)
+    sets = load_sets(args.data, fixtures_dir(), rng)
+    res = bench_equivalence(sets, args.timeout)
+    lat = bench_threads(sets, args.threads, args.timeout)
+    draw(args.png, res, lat)
     return 0
 
 

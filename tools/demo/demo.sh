@@ -57,6 +57,9 @@ export LOG_ROOT=${demo}/logs
 export HF_HUB_OFFLINE=1
 export TRANSFORMERS_OFFLINE=1
 export HF_DATASETS_OFFLINE=1
+# What the emulated nodes stand for in preflight's host-RAM and checkpoint-space checks.
+export NODE_MEM_GB=2000
+export CKPT_FREE_GB=50000
 EOF_SITE
 mv "${tmp}" "${site}"
 export SITE_ENV="${site}"

@@ -141,6 +141,7 @@ def check_verl_rules(ctx: Context) -> None:
                 omega_conf_to_dataclass(sel(cfg, section))
         except Exception as exc:
             r.error(name, f"{section}: verl's config dataclass rejects it: {_msg(exc)}")
+    note = ""
     try:
         with quiet():
             validate_config(config=cfg, use_reference_policy=use_ref, use_critic=use_critic)
@@ -148,11 +149,9 @@ def check_verl_rules(ctx: Context) -> None:
         if not _engine_missing(exc):
             r.error(name, f"verl's validate_config: {_msg(exc)}")
         else:
-            # Only the vLLM LoRA-rank check imports the engine; run the rest without LoRA.
-            r.warn(
-                name,
-                "verl's vLLM LoRA-rank check needs vllm, which is not installed here; it runs in the job",
-            )
+            # Only the vLLM LoRA-rank check imports the engine; run the rest without LoRA. The
+            # same rule (vLLM's allowed ranks) is applied by check_lora without vllm.
+            note = "; vLLM's LoRA-rank rule checked by the lora check (vllm is not installed here)"
             trial = copy.deepcopy(cfg)
             with open_dict(trial):
                 trial.actor_rollout_ref.model.lora_rank = 0
@@ -162,7 +161,7 @@ def check_verl_rules(ctx: Context) -> None:
                     validate_config(config=trial, use_reference_policy=use_ref, use_critic=use_critic)
             except Exception as exc2:
                 r.error(name, f"verl's validate_config: {_msg(exc2)}")
-    r.ok(name, f"dataclasses + validate_config (reference policy: {use_ref}, critic: {use_critic})")
+    r.ok(name, f"dataclasses + validate_config (reference policy: {use_ref}, critic: {use_critic}){note}")
 
 
 def _engine_missing(exc: BaseException) -> bool:
@@ -377,7 +376,7 @@ def check_batches(ctx: Context) -> None:
 
 
 def check_engine(ctx: Context) -> None:
-    """Engine-specific rules (verl 0.9.1 code and docs/advance/ppo_lora.rst)."""
+    """Engine-specific rules (verl 0.9.1 code); LoRA rules in ``check_lora``."""
     name = "engine"
     cfg, r = ctx.cfg, ctx.report
     rollout = str(sel(cfg, "actor_rollout_ref.rollout.name"))
@@ -394,25 +393,135 @@ def check_engine(ctx: Context) -> None:
         kw = sel(cfg, f"actor_rollout_ref.rollout.engine_kwargs.{other}")
         if kw:
             r.warn(name, f"rollout.engine_kwargs.{other} is set but the rollout is {rollout}: it is ignored")
-    lora_rank = int(sel(cfg, "actor_rollout_ref.model.lora_rank", 0) or 0)
-    lora_rank = max(lora_rank, int(sel(cfg, "actor_rollout_ref.model.lora.rank", 0) or 0))
-    merged = bool(sel(cfg, "actor_rollout_ref.model.lora.merge", False))
-    if lora_rank > 0:
-        load_format = str(sel(cfg, "actor_rollout_ref.rollout.load_format"))
-        if "dummy" in load_format:
-            r.error(
-                name,
-                f"LoRA (rank {lora_rank}) needs actor_rollout_ref.rollout.load_format=safetensors "
-                f"(got {load_format}): the engine must load the base weights itself",
-            )
-        if rollout == "sglang" and not merged:
-            target = sel(cfg, "actor_rollout_ref.model.target_modules")
-            if isinstance(target, str) and target != "all-linear":
-                r.error(
-                    name,
-                    f"SGLang serves LoRA adapters only for target_modules=all-linear or a list of "
-                    f"module names, not the pattern {target!r}",
-                )
+    lora_rank = max(
+        int(sel(cfg, "actor_rollout_ref.model.lora_rank", 0) or 0),
+        int(sel(cfg, "actor_rollout_ref.model.lora.rank", 0) or 0),
+    )
+    if lora_rank > 0 or sel(cfg, "actor_rollout_ref.model.lora_adapter_path"):
+        check_lora(ctx, rollout, lora_rank)
     if str(sel(cfg, "actor_rollout_ref.rollout.mode", "async")) != "async":
         r.error(name, "actor_rollout_ref.rollout.mode must be async in verl 0.9.1")
     r.ok(name, f"{rollout}" + (f", LoRA rank {lora_rank}" if lora_rank else ""))
+
+
+# vllm.config.lora.MaxLoRARanks; verl's fallback copy: workers/rollout/vllm_rollout/utils.py:94
+VLLM_MAX_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+
+
+def check_lora(ctx: Context, rollout: str, rank: int) -> None:
+    """The LoRA rules verl 0.9.1 enforces at run time (each cites where), checked before the queue.
+
+    - vLLM: ``max_lora_rank`` is the rank rounded up to vLLM's allowed ranks, > 512 raises
+      (workers/rollout/vllm_rollout/utils.py:83-102, called by verl/utils/config.py:206-215 and
+      vllm_async_server.py:417-435). Merged LoRA (``lora.merge``) starts vLLM without LoRA.
+    - SGLang adapter mode: ``enable_lora`` with ``max_lora_rank=rank`` and ``lora_target_modules`` from
+      ``target_modules``; a regex string raises (sglang_rollout/utils.py:77-102,
+      async_sglang_server.py:343-350).
+    - ``load_format``: with ``dummy`` the engine starts with random weights and the first sync sends
+      the base (engine_workers.py:673, 790-801); ``layered_summon`` then raises, since it needs the
+      base preloaded (utils/fsdp_utils.py:725-730), and without it every rank gathers the whole base
+      into host RAM (fsdp_utils.py:761-773). verl's docs require safetensors.
+    - ``lora_adapter_path``: PEFT loads ``adapter_config.json`` + the adapter weights
+      (engine/fsdp/transformer_impl.py:342-356); the engines size their slots by ``lora_rank``.
+    """
+    name = "lora"
+    cfg, r = ctx.cfg, ctx.report
+    model = "actor_rollout_ref.model"
+    merged = bool(sel(cfg, f"{model}.lora.merge", False))
+    target = sel(cfg, f"{model}.target_modules")
+    load_format = str(sel(cfg, "actor_rollout_ref.rollout.load_format"))
+    layered = bool(sel(cfg, "actor_rollout_ref.rollout.layered_summon", False))
+    served = "merged weights" if merged else "an adapter"
+    if rank <= 0:
+        r.error(
+            name,
+            f"{model}.lora_adapter_path is set but lora_rank is 0: the engines are started without LoRA "
+            "slots; set lora_rank to the adapter's r",
+        )
+        return
+    if rollout == "vllm" and not merged:
+        if rank > VLLM_MAX_LORA_RANKS[-1]:
+            r.error(
+                name,
+                f"lora_rank={rank} > {VLLM_MAX_LORA_RANKS[-1]}, the largest max_lora_rank vLLM accepts "
+                "(verl raises in validate_config): use a rank <= 512 or model.lora.merge=true",
+            )
+        else:
+            slot = next(x for x in VLLM_MAX_LORA_RANKS if rank <= x)
+            if slot != rank:
+                r.warn(
+                    name,
+                    f"vLLM serves LoRA at ranks {VLLM_MAX_LORA_RANKS}: verl starts it with "
+                    f"max_lora_rank={slot} for lora_rank={rank}, padding every LoRA kernel; use {slot}",
+                )
+    if rollout == "sglang" and not merged and isinstance(target, str) and target != "all-linear":
+        r.error(
+            name,
+            f"SGLang serves LoRA adapters only for target_modules=all-linear or a list of module names, not "
+            f"the pattern {target!r} (verl raises in sglang_lora_target_modules); list the modules or set "
+            "model.lora.merge=true",
+        )
+    if "dummy" in load_format and not merged:
+        if layered:
+            r.error(
+                name,
+                f"load_format={load_format} with layered_summon=true: the engine starts without the base "
+                "weights and verl's first sync raises ('To use layered_summon, you must make sure base-model "
+                "is preloaded'); set actor_rollout_ref.rollout.load_format=safetensors",
+            )
+        else:
+            r.warn(
+                name,
+                f"load_format={load_format}: the engine starts with random weights and verl's first sync "
+                "gathers the whole base model into host RAM on every rank to send it; "
+                "actor_rollout_ref.rollout.load_format=safetensors (verl's LoRA docs require it) loads it from disk",
+            )
+    strategy = str(sel(cfg, "actor_rollout_ref.actor.strategy", "fsdp2"))
+    if strategy == "fsdp" and not layered:
+        r.warn(
+            name,
+            "actor.strategy=fsdp (FSDP1) without rollout.layered_summon: every weight sync summons the "
+            "full model on each GPU; set actor_rollout_ref.rollout.layered_summon=true",
+        )
+    _check_adapter_path(ctx, rank)
+    r.ok(
+        name,
+        f"rank {rank}, alpha {sel(cfg, f'{model}.lora_alpha')}, target_modules={target}; {rollout} gets "
+        f"{served}; load_format={load_format}, layered_summon={layered}",
+    )
+
+
+def _check_adapter_path(ctx: Context, rank: int) -> None:
+    import json
+
+    path = sel(ctx.cfg, "actor_rollout_ref.model.lora_adapter_path")
+    if not path:
+        return
+    name, r = "lora", ctx.report
+    d = Path(str(path))
+    if "://" in str(path):
+        r.skip(name, f"lora_adapter_path={path} is remote; verl copies it at start (not checked)")
+        return
+    cfg_file = d / "adapter_config.json"
+    if not cfg_file.is_file():
+        r.error(
+            name,
+            f"lora_adapter_path={path}: {cfg_file} is missing (PEFT needs adapter_config.json and "
+            "adapter_model.safetensors there)",
+        )
+        return
+    if not any((d / f).is_file() for f in ("adapter_model.safetensors", "adapter_model.bin")):
+        r.error(name, f"lora_adapter_path={path}: no adapter_model.safetensors (or .bin) in it")
+        return
+    try:
+        adapter = json.loads(cfg_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        r.error(name, f"{cfg_file} is not readable JSON: {exc}")
+        return
+    r_adapter = int(adapter.get("r") or 0)
+    if r_adapter > rank:
+        r.error(
+            name,
+            f"{cfg_file} has r={r_adapter} but actor_rollout_ref.model.lora_rank={rank}: the engines size "
+            f"their LoRA slots by lora_rank; set lora_rank={r_adapter}",
+        )

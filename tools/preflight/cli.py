@@ -2,14 +2,15 @@
 """Check a GRPO job before it waits in the queue.
 
     python -m tools.preflight JOB_SCRIPT_OR_EXPERIMENT [--engine sglang|vllm] [--nodes N] [--json]
-                              [--gpu-mem-gib G] [overrides ...]
+                              [--gpu-mem-gib G] [--plot PNG] [overrides ...]
 
 Composes the experiment exactly as the launcher does (``jobs/configs/<experiment>.yaml``,
 ``engine=<name>``, the overrides) against the installed verl, then checks: unknown and legacy
 keys, verl's own config validation, the allocation, rollout parallelism, batch-size divisibility,
 GRPO/KL settings, lengths against the model's context, the model dir, the train/val Parquet files
 (``dataprep/check.py``), the reward (loaded through verl and run on a real train row), the
-checkpoint dir, engine rules, and a GPU-memory estimate (``tools/preflight/memory.py``).
+checkpoint dir, engine and LoRA rules, a per-GPU memory estimate by phase (``memory.py``), and
+host RAM per node and checkpoint disk (``node.py``; checks in ``capacity.py``).
 
 Paths in the configs come from the site file (``jobs/site.env``, or ``SITE_ENV=PATH``), which is
 sourced the way the launcher sources it. Exit status: 0 when there is no error (warnings allowed),
@@ -195,6 +196,7 @@ def _run_checks(
     nodes: int | None,
     site: Path | None,
 ) -> tuple[dict[str, Any], Any]:
+    from tools.preflight import capacity as pcap
     from tools.preflight import checks as pcheck
     from tools.preflight import config as pconf
     from tools.preflight import files as pfiles
@@ -210,6 +212,7 @@ def _run_checks(
 
     overrides, notes = build_overrides(engine, nodes, list(args.overrides))
     info["overrides"] = overrides
+    check_attention(report, info, overrides)
     try:
         with pcheck.quiet():
             cfg = pconf.compose_job(config_dir, experiment, overrides)
@@ -254,7 +257,7 @@ def _run_checks(
         pfiles.check_data,
         pfiles.check_reward,
         pfiles.check_checkpoint_dir,
-        pfiles.check_memory,
+        pcap.check_memory,
     ):
         try:
             check(ctx)
@@ -264,7 +267,74 @@ def _run_checks(
     return info, report
 
 
+ATTN_KEY = "model.override_config.attn_implementation="
+
+
+def check_attention(report: Any, info: dict[str, Any], overrides: list[str]) -> None:
+    """The attention implementation the launcher passes (jobs/lib/attention.py: ATTN_IMPLEMENTATION
+    or an override, verified; else what transformers will really use here), loaded in this env."""
+    from jobs.lib import attention
+
+    requested = next((o.split("=", 1)[1] for o in reversed(overrides) if ATTN_KEY in o), None)
+    try:
+        choice = attention.choose(requested)
+    except attention.AttentionError as exc:
+        info["attention"] = {"implementation": None, "reason": str(exc)}
+        report.error("attention", str(exc))
+        return
+    info["attention"] = {"implementation": choice.implementation, "reason": choice.reason}
+    try:
+        loaded = attention.verify(choice.implementation)
+    except attention.AttentionError as exc:
+        report.error("attention", f"{choice.implementation} ({choice.reason}), but {exc}")
+        return
+    report.ok("attention", f"{choice.implementation} ({choice.reason}); {loaded}")
+
+
 _MARK = {"ok": "ok", "warn": "WARN", "error": "ERROR", "skip": "skip"}
+
+
+def memory_lines(mem: dict[str, Any]) -> list[str]:
+    """The estimate's breakdown under the check table: per GPU by phase, then per node."""
+    g = mem["per_gpu_gib"]
+    acts = sum(
+        g.get(k, 0.0)
+        for k in (
+            "train_activation_checkpoints",
+            "train_layer_recompute",
+            "train_logits",
+            "train_sdpa_packed_mask",
+            "train_sdpa_bias",
+        )
+    )
+    ctxs = round(g.get("engine_context", 0.0) + g.get("worker_context", 0.0), 2)
+    lines = [
+        f"  memory/GPU (GiB): peak {mem.get('peak_gib')} ({100 * mem.get('peak_fraction', 0):.0f}% of "
+        f"{g['gpu_total']}) in the {mem.get('peak_phase')} phase",
+        f"    training  {g['train_peak']} = weights {g['train_weights']} + grads {g['train_grads']} + Adam "
+        f"{g['train_adam']} + gathered layers {g['train_gathered_layers']} + activations ~{round(acts, 2)} "
+        f"+ sleeping engine {g.get('engine_kept_asleep', 0.0)} + contexts {ctxs}",
+        f"    rollout   {g['rollout_peak']} = engine budget {g['rollout_budget']} (weights "
+        f"{g['rollout_weights']} + KV {g['rollout_kv_cache']}) + CUDA graphs {g.get('engine_cuda_graphs', 0.0)}"
+        f" + actor resident {g['actor_resident_during_rollout']} + contexts {ctxs}",
+        f"    log-prob  {g.get('actor_logprob_peak', 0.0)} (actor), {g.get('ref_logprob_peak', 0.0)} (reference);"
+        f" weight sync {g.get('weight_sync_peak', 0.0)}",
+    ]
+    node = mem.get("node")
+    if node:
+        have = node.get("host_available_gb")
+        lines.append(
+            f"  host RAM/node (GB): ~{node['host_total_gb']}"
+            + (f" of {have}" if have else "")
+            + " = "
+            + " + ".join(f"{k.replace('_', ' ')} {v}" for k, v in node["host_gb"].items())
+        )
+        free = node.get("disk_free_gb")
+        lines.append(
+            f"  checkpoint disk (GB): {node['checkpoint_gb']} per checkpoint, {node['disk_needed_gb']} needed"
+            + (f", {free} free" if free is not None else "")
+        )
+    return lines
 
 
 def render_table(info: dict[str, Any], report: Any, seconds: float) -> str:
@@ -279,16 +349,7 @@ def render_table(info: dict[str, Any], report: Any, seconds: float) -> str:
         lines.append(f"  {_MARK[c.status]:<5} {c.name:<{width}}  {detail}")
     mem = report.memory
     if mem:
-        g = mem["per_gpu_gib"]
-        activations = g["train_activation_checkpoints"] + g["train_layer_recompute"] + g["train_logits"]
-        mask = g.get("train_sdpa_packed_mask", 0.0)
-        lines.append(
-            f"  memory/GPU (GiB): train weights {g['train_weights']} + grads {g['train_grads']} + Adam "
-            f"{g['train_adam']} + gathered layers {g['train_gathered_layers']} + activations ~{round(activations, 2)}"
-            + (f" + sdpa mask {mask}" if mask else "")
-            + f" = {g['train_peak']}; rollout weights {g['rollout_weights']} + KV {g['rollout_kv_cache']}"
-            f" (+ actor resident {g['actor_resident_during_rollout']}) of {g['gpu_total']}"
-        )
+        lines += memory_lines(mem)
     if report.errors:
         lines.append("errors:")
         lines += [f"  - {' '.join(e.split())}" for e in report.errors]
@@ -314,6 +375,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--nodes", type=int, help="nodes of the allocation (default: Slurm's, or #SBATCH --nodes)"
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of the table")
+    parser.add_argument("--plot", metavar="PNG", help="draw the per-GPU memory estimate by phase to this PNG")
     parser.add_argument(
         "--gpu-mem-gib",
         type=float,
@@ -344,6 +406,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(exc.code, file=sys.stderr)
             return 1
         raise
+    if args.plot and report.memory.get("per_gpu_gib"):
+        from tools.preflight import plot
+
+        title = (
+            f"{info.get('experiment')} (engine={info.get('engine') or 'default'}): memory per GPU by phase"
+        )
+        plot.draw(report.memory, Path(args.plot), title)
     seconds = time.monotonic() - start
     if args.json:
         out = {

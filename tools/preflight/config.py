@@ -189,24 +189,22 @@ class KeyProblem:
     message: str
 
 
-def dataclass_field(node: Any, name: str) -> bool:
-    """True when ``node``'s ``_target_`` is a dataclass with a field ``name``: verl builds the
-    section with ``omega_conf_to_dataclass``, so a ``+key`` the YAML lacks still takes effect
-    (e.g. ``+actor_rollout_ref.rollout.enable_sleep_mode``, a ``RolloutConfig`` field)."""
+def target_fields(node: Any) -> frozenset[str]:
+    """Field names of the dataclass a config node's ``_target_`` names (empty when none/not one)."""
     import dataclasses
     import importlib
 
-    from omegaconf import DictConfig
-
-    target = node.get("_target_") if isinstance(node, DictConfig) else None
+    target = node.get("_target_") if hasattr(node, "get") else None
     if not isinstance(target, str) or "." not in target:
-        return False
-    module, _, attr = target.rpartition(".")
+        return frozenset()
+    module, _, name = target.rpartition(".")
     try:
-        cls = getattr(importlib.import_module(module), attr)
+        cls = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
-        return False
-    return dataclasses.is_dataclass(cls) and name in {f.name for f in dataclasses.fields(cls)}
+        return frozenset()
+    if not dataclasses.is_dataclass(cls):
+        return frozenset()
+    return frozenset(f.name for f in dataclasses.fields(cls))
 
 
 def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
@@ -246,7 +244,9 @@ def unknown_keys(cfg: Any, base: Any) -> list[KeyProblem]:
             continue
         if parent and parent not in known:
             continue
-        if dataclass_field(parent_value, segments[-1]):
+        if segments[-1] in target_fields(parent_value):
+            # not in the YAML but a field of the dataclass verl builds from this node
+            # (e.g. actor.checkpoint.save_lora_only -> verl.trainer.config.CheckpointConfig)
             continue
         reported.append(path)
         hint = suggest(path, list(known))

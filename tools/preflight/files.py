@@ -1,7 +1,7 @@
 """The checks of ``tools/preflight/cli.py`` that read the job's files: the model dir (through verl's
 ``HFModelConfig``), lengths against the model's context, the train/val Parquet (``dataprep/check.py``),
-the reward (verl's ``get_custom_reward_fn`` on a real train row), the checkpoint dir and the memory
-estimate (``memory_estimate.py``). Each ``check_*(ctx)`` records findings in ``ctx.report``.
+the reward (verl's ``get_custom_reward_fn`` on a real train row), the checkpoint dir. Each ``check_*(ctx)`` records findings in ``ctx.report``;
+memory, host RAM and disk are in ``capacity.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 from dataprep.check import check_parquet
 from tools.preflight.checks import Context, _msg, quiet, sel
-from tools.preflight.memory import JobShape, ModelConfigError, ModelShape, estimate
 
 REWARD_TIMEOUT_S = 20.0
 
@@ -331,74 +330,3 @@ def check_checkpoint_dir(ctx: Context) -> None:
         r.error(name, f"{d}: cannot write in {existing} ({exc.strerror}); pick a writable CKPT_ROOT")
         return
     r.ok(name, f"{d} ({'exists' if p.exists() else f'will be created under {existing}'}, writable)")
-
-
-# ------------------------------------------------------------------------------ memory
-
-
-def _human(n: int) -> str:
-    return f"{n / 1e9:.2f}B" if n >= 1e8 else f"{n / 1e6:.3g}M"
-
-
-def check_memory(ctx: Context) -> None:
-    name = "memory"
-    cfg, r = ctx.cfg, ctx.report
-    if ctx.hf_config is None:
-        r.skip(name, "no model config.json to estimate from")
-        return
-    try:
-        shape = ModelShape.from_hf_config(ctx.hf_config)
-    except ModelConfigError as exc:
-        r.skip(name, str(exc))
-        return
-    actor = "actor_rollout_ref.actor"
-    rollout = "actor_rollout_ref.rollout"
-    prompt = int(sel(cfg, "data.max_prompt_length"))
-    response = int(sel(cfg, "data.max_response_length"))
-    if sel(cfg, f"{actor}.use_dynamic_bsz"):
-        tokens = int(sel(cfg, f"{actor}.ppo_max_token_len_per_gpu"))
-    else:
-        tokens = int(sel(cfg, f"{actor}.ppo_micro_batch_size_per_gpu") or 1) * (prompt + response)
-    engine_kwargs = sel(cfg, f"{rollout}.engine_kwargs") or {}
-    kv_dtype = None
-    for kw in engine_kwargs.values() if hasattr(engine_kwargs, "values") else []:
-        if kw and kw.get("kv_cache_dtype") not in (None, "auto"):
-            kv_dtype = str(kw.get("kv_cache_dtype"))
-    job = JobShape(
-        n_gpus=int(sel(cfg, "trainer.nnodes")) * int(sel(cfg, "trainer.n_gpus_per_node")),
-        gpu_mem_gib=ctx.gpu_mem_gib,
-        fsdp_size=int(sel(cfg, f"{actor}.fsdp_config.fsdp_size", -1) or -1),
-        model_dtype=str(sel(cfg, f"{actor}.fsdp_config.model_dtype", "fp32") or "fp32"),
-        param_offload=bool(sel(cfg, f"{actor}.fsdp_config.param_offload")),
-        optimizer_offload=bool(sel(cfg, f"{actor}.fsdp_config.optimizer_offload")),
-        offload_policy=bool(sel(cfg, f"{actor}.fsdp_config.offload_policy")),
-        train_tokens_per_gpu=tokens,
-        rollout_tp=int(sel(cfg, f"{rollout}.tensor_model_parallel_size", 1)),
-        rollout_dp=int(sel(cfg, f"{rollout}.data_parallel_size", 1)),
-        rollout_dtype=str(sel(cfg, f"{rollout}.dtype", "bfloat16")),
-        kv_cache_dtype=kv_dtype,
-        gpu_memory_utilization=float(sel(cfg, f"{rollout}.gpu_memory_utilization")),
-        max_num_seqs=int(sel(cfg, f"{rollout}.max_num_seqs", 256) or 256),
-        train_batch_size=int(sel(cfg, "data.train_batch_size")),
-        rollout_n=int(sel(cfg, f"{rollout}.n", 1)),
-        max_prompt_length=prompt,
-        max_response_length=response,
-        attn_implementation=str(
-            sel(cfg, "actor_rollout_ref.model.override_config.attn_implementation", None)
-            or "flash_attention_2"
-        ),
-        remove_padding=bool(sel(cfg, "actor_rollout_ref.model.use_remove_padding", False)),
-    )
-    est = estimate(shape, job)
-    ctx.report.memory = est.to_dict()
-    for e in est.errors:
-        r.error(name, e)
-    for w in est.warnings:
-        r.warn(name, w)
-    g = est.per_gpu_gib
-    r.ok(
-        name,
-        f"{_human(est.params)} params; train peak ~{g['train_peak']} GiB/GPU, rollout "
-        f"{g['rollout_peak']} GiB/GPU; KV {est.kv_tokens_per_replica} tokens/replica for "
-        f"{est.seqs_in_flight_per_replica:g} seqs in flight",
-    )

@@ -1,0 +1,1 @@
+"""Helpers of the launcher: attention choice (attention.py), Ray cluster wait/probe (ray_cluster.py)."""

@@ -1,0 +1,203 @@
+"""Final-answer extraction from model text, in bounded linear time.
+
+Every scan here is either a plain ``str`` search or a regex without nested or adjacent ambiguous
+quantifiers, and it looks only at the last :data:`SCAN_CHARS` characters of a response (a final
+answer is at its end): a 100k-character adversarial response costs what a short one does.
+"""
+
+from __future__ import annotations
+
+import re
+
+SCAN_CHARS = 16_000
+"""Only this many trailing characters of a response are searched for its final answer."""
+
+THINK_CLOSE = "</think>"
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
+_MAX_BOXED = 8
+_MAX_BRACED = 4_000
+_LIST_GLUE_RE = re.compile(
+    r"^(?:\s|\$|,|;|\\[()\[\]]|\\q?quad|\\text\{ ?(?:and|or) ?\}|\band\b|\bor\b|\\[,;! ]|\b[a-zA-Z]_?\d? ?=)*$"
+)
+_WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|or) ?$")
+_PHRASES = ("final answer", "the answer is", "answer:")
+_SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|,\s+(?:which|so|because|since|and|as)\b")
+_PHRASE_LEAD_RE = re.compile(r"^[A-Za-z ,:;\-]*$")
+
+
+def braced(text: str, start: int, limit: int = _MAX_BRACED) -> tuple[str, int] | None:
+    """Content of the brace group opening at ``text[start] == '{'`` and the index after it."""
+    depth = 0
+    i = start
+    n = min(len(text), start + limit)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n:
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i], i + 1
+        i += 1
+    return None
+
+
+def _boxed_items(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of the last few well-formed ``\\boxed``/``\\fbox`` groups, in order."""
+    found: list[tuple[int, int, str]] = []
+    pos = len(text)
+    for _ in range(2 * _MAX_BOXED):
+        if len(found) >= _MAX_BOXED:
+            break
+        a = text.rfind("\\boxed", 0, pos)
+        b = text.rfind("\\fbox", 0, pos)
+        start = max(a, b)
+        if start < 0:
+            break
+        pos = start
+        m = _BOX_RE.match(text, start)
+        if m is None:
+            continue
+        j = m.end()
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        if j < len(text) and text[j] == "{":
+            got = braced(text, j)
+            if got is not None and got[0].strip():
+                found.append((start, got[1], got[0].strip()))
+        elif j > m.end():  # "\boxed 5": one token up to whitespace or '$'
+            end = j
+            while end < len(text) and end - j < 200 and not text[end].isspace() and text[end] != "$":
+                end += 1
+            if end > j:
+                found.append((start, end, text[j:end]))
+    found.reverse()
+    return found
+
+
+def boxed_answer(text: str) -> str | None:
+    """The last ``\\boxed{}``; several boxes joined only by separators form one list ``a, b``."""
+    items = _boxed_items(text)
+    if not items:
+        return None
+    answer = [items[-1]]
+    for item in reversed(items[:-1]):
+        if item[1] > answer[0][0]:
+            break  # a box around the later one (\boxed{\[\boxed{x}\]}): the inner answer stands
+        glue = text[item[1] : answer[0][0]]
+        if len(glue) <= 60 and (_LIST_GLUE_RE.match(glue) or _WORDY_GLUE_RE.match(glue)):
+            answer.insert(0, item)
+        else:
+            break
+    return ", ".join(content for _, _, content in answer)
+
+
+def _clean_phrase(ans: str) -> str:
+    """The answer part of an "answer is ..." capture (up to the end of its math or sentence)."""
+    ans = ans.strip().lstrip(":：").strip()
+    if not ans.startswith("$"):
+        m = _SENTENCE_END_RE.search(ans)
+        if m and "$" not in ans[: m.start()]:
+            ans = ans[: m.start()]
+    if ans.startswith("$"):
+        body = ans.lstrip("$")
+        end = body.find("$")
+        ans = body[:end] if end >= 0 else body
+    elif "$" in ans:
+        before, _, after = ans.partition("$")
+        if _PHRASE_LEAD_RE.match(before):  # "of $6+1=7$": the first math segment
+            end = after.find("$")
+            ans = after[:end] if end >= 0 else after
+        else:  # "r=\frac{\pi}{2}$, which ...": the capture began inside math mode
+            ans = before
+    ans = ans.strip()
+    while ans.endswith((".", "。")):
+        ans = ans[:-1].rstrip()
+    return ans
+
+
+def _hash_answer(text: str) -> str | None:
+    at = text.rfind("####")
+    if at < 0:
+        return None
+    line = text[at + 4 :].split("\n", 1)[0].strip()
+    return _clean_phrase(line[:500]) or None
+
+
+def _phrase_answer(text: str) -> str | None:
+    low = text.lower()
+    best = -1
+    best_len = 0
+    for phrase in _PHRASES:
+        at = low.rfind(phrase)
+        if at > best:
+            best, best_len = at, len(phrase)
+    if best < 0:
+        return None
+    rest = text[best + best_len :]
+    rest = rest.lstrip(" \t")
+    if rest[:2].lower() in ("is", "wa"):  # "final answer is/was"
+        rest = rest[3:] if rest[:3].lower() == "was" else rest[2:]
+    line = rest.split("\n", 1)[0]
+    if not line.strip():  # "Final answer:\n$...$": the next line
+        parts = rest.strip().split("\n", 1)
+        line = parts[0] if parts else ""
+    ans = _clean_phrase(line[:500])
+    return ans or None
+
+
+_BLANKS_RE = re.compile(r"[ \t]{2,}")
+_NEWLINES_RE = re.compile(r"\n(?:[ \t]*\n)+")
+VERIFY_CHARS = 4_000
+"""How much of a response's end math-verify sees (its extraction regexes are not linear)."""
+
+
+def verify_text(text: str) -> str:
+    """The end of a response for math-verify: whitespace runs squeezed, at most VERIFY_CHARS."""
+    text = tail(text)
+    text = _NEWLINES_RE.sub("\n\n", _BLANKS_RE.sub(" ", text))
+    return text[-VERIFY_CHARS:]
+
+
+def tail(text: str) -> str:
+    """The part of a response that can hold its final answer (after ``</think>``, bounded)."""
+    text = text[-4 * SCAN_CHARS :]
+    cut = text.rfind(THINK_CLOSE)
+    if cut >= 0:
+        text = text[cut + len(THINK_CLOSE) :]
+    return text[-SCAN_CHARS:]
+
+
+def extract_with_source(text: str) -> tuple[str | None, str]:
+    """:func:`extract_answer` and where it came from: ``boxed``, ``hash``, ``phrase`` or ``""``."""
+    if not isinstance(text, str) or not text:
+        return None, ""
+    text = tail(text)
+    boxed = boxed_answer(text)
+    if boxed is not None:
+        last_box = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
+        phrase_at = text.lower().rfind("final answer")
+        if phrase_at > last_box:  # "... \boxed{255} ... Final Answer: the final answer is $10,455$"
+            later = _phrase_answer(text[phrase_at:])
+            if later is not None:
+                return later, "phrase"
+        return boxed, "boxed"
+    got = _hash_answer(text)
+    if got is not None:
+        return got, "hash"
+    got = _phrase_answer(text)
+    return (got, "phrase") if got is not None else (None, "")
+
+
+def extract_answer(text: str) -> str | None:
+    """The final answer of a solution, or None.
+
+    Looks only at the end of the text after the last ``</think>``. Order: the last ``\\boxed{...}``
+    (nested braces, ``\\boxed x``, ``\\fbox``; boxes joined by commas/"and" are one list) unless a
+    "final answer ..." phrase follows it, else the last ``#### N`` line, else the last
+    "final answer ..." / "the answer is ..." phrase.
+    """
+    return extract_with_source(text)[0]

@@ -1,0 +1,338 @@
+"""Issue 14: exactness, matrices, escapes, bounded fair waiting, dead workers, linear scanning and
+the project's own answer rules, each as a table (pairs invented for these tests)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rewards import compute_score, phi4
+from rewards.bounded import DIFFERENT, EQUAL, TIMEOUT, UNAVAILABLE, WorkerPool, get_pool
+from rewards.equivalence import compare, decide_fast, extract_answer, is_equivalent
+from rewards.gsm8k import compute_score as gsm8k_score
+
+TOWER = "2^{2^{2^{2^{2^{2^{2}}}}}}"  # math-verify/sympy cannot finish this: it needs the kill
+
+# -- exact arithmetic: wrong answers that a relative tolerance credited -------------------------
+
+EXACT_PROBES = [
+    ("2^{32}", "4294967295", False),
+    ("2^{32}", "4294967296", True),
+    ("10^{10}", "10000000001", False),
+    ("2^{100}", "2^{100}+1", False),
+    ("1+2^{-30}", "1", False),
+    ("\\pi", "3.14159", False),
+    ("1.000001", "1.000002", False),
+    ("123456789012345678901234567890", "123456789012345678901234567891", False),
+    ("\\frac{1}{3}", "\\frac{2}{6}", True),
+    ("\\frac{1}{3}", "0.333", False),  # exact reference, rounded prediction
+    ("0.33", "\\frac{1}{3}", True),  # rounded reference: the exact value rounds to it
+    ("0.5", "\\frac{1}{2}", True),
+    ("\\frac{1}{2}", "0.5", True),  # a terminating decimal is exact
+    ("\\frac{1}{12}", "0.0833333333333333", True),  # machine precision, all digits right
+    ("2.5", "2.54", False),  # two decimals compare exactly
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), EXACT_PROBES)
+def test_exact_numbers_are_decided_exactly_by_the_certain_path(gold: str, pred: str, want: bool) -> None:
+    verdict = compare(gold, pred)
+    assert verdict.equal is want
+    assert verdict.path in ("certain", "cache")
+
+
+# -- matrices: the row break \\ must survive normalisation ------------------------------------
+
+MATRICES = [
+    ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
+    ("\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", True),
+    ("1 \\\\ 2", "1\\\\2", True),
+    ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "\\begin{pmatrix}1&2\\\\4&3\\end{pmatrix}", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), MATRICES)
+def test_matrix_rows(gold: str, pred: str, want: bool) -> None:
+    assert is_equivalent(gold, pred, timeout_s=30.0) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}",
+            True,
+        ),
+        (
+            "\\begin{pmatrix}\\frac12\\\\ 0.2\\end{pmatrix}",
+            "\\begin{pmatrix}0.5\\\\ \\frac15\\end{pmatrix}",
+            True,
+        ),
+        ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
+        ("(1,2)", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", None),  # convention: math-verify decides
+    ],
+)
+def test_numeric_matrices_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+# -- the project's rules on top of math-verify ----------------------------------------------------
+
+RULES = [
+    # extraction: either side bare or inside text; several boxes are one answer list
+    ("42", "We add them up, so the final answer is $\\boxed{42}$.", True),
+    ("The answer is $\\frac{1}{2}$.", "\\boxed{0.5}", True),
+    ("1, 2", "so $x=\\boxed{1}$ and $x = \\boxed{2}$", True),
+    ("3", "first \\boxed{1} then the answer is \\boxed{3}", True),
+    ("\\[\\boxed{\\frac{\\pi}{4}}\\]", "So \\boxed{\\[\\boxed{\\frac{\\pi}{4}}\\]}.", True),  # nested boxes
+    # percent words, currency, units, decimal comma, approx
+    ("28\\%", "28 percent", True),
+    ("28", "28 pct", True),
+    ("1000.99", "$1,000.99", True),
+    ("1000.99", "1,000.99€", True),
+    ("12", "12 m²", True),
+    ("1.22", "1,22", True),
+    ("1,22", "1.22", True),
+    ("11", "x\\approx 11", True),
+    ("\\frac{1}{3}", "x=\\frac13 \\approx 0.33", True),
+    # labelled values, inequalities against intervals, ordinals
+    ("-3,0", "b=-3, c=0", True),
+    ("1,3", "Minimum: 1, Maximum: 3", True),
+    ("(3,4]", "3 < \\lambda \\le 4", True),
+    ("(3,4]", "3 \\le \\lambda \\le 4", False),
+    ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),
+    ("[2, \\infty)", "x \\geq 2", True),
+    ("12", "12^{\\text{th}}", True),
+    ("21", "21st", True),
+    # functions with renamed variables, symbolic forms
+    ("f(x)=x^2+1", "f(t)=t^2+1", True),
+    ("f(x)=x^2+1", "f(t)=t^2+2", False),
+    ("\\frac{3n+m}{2}", "\\frac32 n+\\frac12 m", True),
+    # yes/no and short text inside sentences
+    ("\\text{No}", "No, there is no such integer.", True),
+    ("\\text{No}", "Yes, take n = 3.", False),
+    ("No, it is impossible.", "\\text{No}", True),
+    ("B", "(b)", True),
+    ("3", "3x", False),
+    ("5", "2a+b", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), RULES)
+def test_project_rules(gold: str, pred: str, want: bool) -> None:
+    assert is_equivalent(gold, pred, timeout_s=30.0) is want, (gold, pred)
+
+
+def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
+    assert decide_fast("1", "\\sin^2 x+\\cos^2 x") is None
+    first = compare("1", "\\sin^2 x+\\cos^2 x", timeout_s=30.0)
+    assert first.equal and first.path == "symbolic"
+    again = compare("1", "\\sin^2 x+\\cos^2 x", timeout_s=30.0)
+    assert again.equal and again.path == "cache"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("x^2-1", "(x-1)(x+1)", True),  # equal exactly at three rational points, both rational
+        ("x^2-1", "(x-1)^2", False),  # different at a rational point: a proof
+        ("n^{2}+n+1", "4\\sqrt{2}", False),  # varies against a constant
+        ("-1", "i^2", None),  # i may be the imaginary unit: math-verify decides
+    ],
+)
+def test_expressions_are_decided_by_exact_evaluation(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+# -- escapes: compute_score never raises ---------------------------------------------------------
+
+
+class _BadStr:
+    def __str__(self) -> str:
+        raise RuntimeError("no str for you")
+
+    __repr__ = __str__
+
+
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.just(10**5000),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=50),
+    st.binary(max_size=20),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.just(_BadStr()),
+    st.just(object()),
+    st.sampled_from(["openai/gsm8k", "gsm8k", "math", "KbsdJames/Omni-MATH"]),
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(source=anything, solution=anything, gold=anything, extra=anything)
+def test_compute_score_never_raises_for_any_argument_types(
+    source: Any, solution: Any, gold: Any, extra: Any
+) -> None:
+    for fn in (compute_score, gsm8k_score, phi4.compute_score):
+        got = fn(source, solution, gold, extra)
+        assert isinstance(got["score"], float)
+        assert got["acc"] in (0, 1)
+        assert isinstance(got["pred"], str)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [({"timeout_s": None}, "timeout_s"), ({"l_max": "abc"}, "l_max"), ({"ngram_size": 0}, "ngram_size")],
+)
+def test_phi4_bad_reward_kwargs_are_reported_by_key_and_never_raise(kwargs: dict[str, Any], key: str) -> None:
+    with pytest.raises(ValueError, match=f"reward_kwargs.{key}="):
+        phi4.validate_reward_kwargs(kwargs)
+    got = phi4.compute_score("x", "<think>a</think> \\boxed{1}", "1", {"response_length": 5}, **kwargs)
+    assert got["verified"] == 0 and f"reward_kwargs.{key}=" in got["status"]
+
+
+@pytest.mark.slow  # imports verl (~7 s on 2 cores)
+def test_manager_validates_reward_kwargs_once_at_construction() -> None:
+    pytest.importorskip("verl")
+    from verl.trainer.ppo.reward import _call_with_kwargs  # type: ignore[attr-defined]
+
+    from rewards.manager import validate_configured_kwargs
+
+    good = functools.partial(_call_with_kwargs, phi4.compute_score, {"l_max": 1000})
+    validate_configured_kwargs(good)
+    bad = functools.partial(_call_with_kwargs, phi4.compute_score, {"l_max": "abc"})
+    with pytest.raises(ValueError, match="reward_kwargs.l_max='abc'"):
+        validate_configured_kwargs(bad)
+
+
+def test_math_timeout_kwarg_is_validated() -> None:
+    got = compute_score("math", "\\boxed{1}", "1", timeout_s="soon")
+    assert got["score"] == 0.0 and "reward_kwargs.timeout_s='soon'" in got["status"]
+
+
+# -- bounded, fair waiting -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def one_worker() -> Any:
+    pool = WorkerPool(1)
+    pool.warm_up()
+    yield pool
+    pool.close()
+
+
+def test_every_call_ends_within_its_bound_including_the_wait(one_worker: WorkerPool) -> None:
+    """One worker busy on a power tower: callers that cannot get it in time come back at their
+    deadline as UNAVAILABLE (not verified), not after the tower's kill."""
+    bound = 1.0
+    results: list[tuple[str, float]] = []
+
+    def call(gold: str, pred: str) -> None:
+        t0 = time.monotonic()
+        results.append((one_worker.compare(gold, pred, bound), time.monotonic() - t0))
+
+    blocker = threading.Thread(target=call, args=(f"${TOWER}$", "$3$"))
+    blocker.start()
+    time.sleep(0.2)
+    waiters = [threading.Thread(target=call, args=("x+1", "1+x")) for _ in range(6)]
+    for t in waiters:
+        t.start()
+    for t in [blocker, *waiters]:
+        t.join()
+    outcomes = [r for r, _ in results]
+    assert TIMEOUT in outcomes
+    assert outcomes.count(UNAVAILABLE) >= 1
+    assert max(elapsed for _, elapsed in results) < 2 * bound  # the bar: never 2x the bound
+    one_worker.warm_up()
+
+
+def test_waiters_are_served_first_come_first_served(one_worker: WorkerPool) -> None:
+    one_worker.warm_up()
+    order: list[int] = []
+    lock = threading.Lock()
+
+    def call(k: int, gold: str, pred: str) -> None:
+        got = one_worker.compare(gold, pred, 30.0)
+        with lock:
+            order.append(k)
+        assert got in (EQUAL, DIFFERENT, TIMEOUT)
+
+    holder = threading.Thread(target=call, args=(-1, "\\int_0^1 x^{9} \\, dx", "\\frac{1}{10}"))
+    holder.start()
+    time.sleep(0.05)
+    threads = []
+    for k in range(5):
+        t = threading.Thread(target=call, args=(k, f"x+{k}", f"{k}+x"))
+        t.start()
+        threads.append(t)
+        time.sleep(0.05)  # arrival order 0, 1, 2, 3, 4
+    for t in [holder, *threads]:
+        t.join()
+    assert [k for k in order if k >= 0] == [0, 1, 2, 3, 4]
+
+
+def test_dead_idle_worker_is_replaced_and_the_call_retried(one_worker: WorkerPool) -> None:
+    one_worker.warm_up()
+    victim = one_worker._idle[0]
+    os.kill(victim.proc.pid, signal.SIGKILL)
+    replaced = one_worker.replaced
+    assert one_worker.compare("$2\\sqrt{2}$", "$\\sqrt{8}$", 60.0) == EQUAL
+    assert one_worker.replaced == replaced + 1
+
+
+def test_timed_out_math_score_says_not_verified() -> None:
+    get_pool().warm_up()
+    got = compute_score("math", f"\\boxed{{{TOWER}}}", "3", timeout_s=0.5)
+    assert got["score"] == 0.0
+    assert got["verified"] == 0 and got["status"] in ("timeout", "unavailable")
+
+
+def test_sixteen_threads_all_return_within_twice_the_bound() -> None:
+    get_pool().warm_up()
+    bound = 1.0
+    pairs = [(TOWER, "3"), ("x^2-1", "(x-1)(x+1)"), ("\\boxed{2}", "2"), ("\\sin^2 x+\\cos^2 x", "1")]
+    worst: list[float] = []
+
+    def work(k: int) -> None:
+        for j in range(3):
+            g, p = pairs[(k + j) % len(pairs)]
+            t0 = time.monotonic()
+            compute_score("math", p, g, timeout_s=bound)
+            worst.append(time.monotonic() - t0)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(worst) == 48
+    assert max(worst) < 2 * bound
+
+
+# -- linear scanning: adversarial texts give the right answer (the bench prints their times) --------
+
+ADVERSARIAL = [
+    (lambda: decide_fast("5", "\\boxed{5 " + "m" * 30 + "?}"), None),
+    (lambda: gsm8k_score("openai/gsm8k", "####" + " " * 40_000, "5")["acc"], 0),
+    (lambda: gsm8k_score("openai/gsm8k", "####" + " " * 10_000 + "5", "5")["acc"], 1),
+    (lambda: extract_answer("\\boxed{" * 100_000), None),
+    (lambda: extract_answer("final answer" + " " * 10_000 + "is 7"), "7"),
+    (lambda: extract_answer("final answer" + " " * 100_000 + "is 7"), None),  # beyond the scanned end
+    (lambda: extract_answer("a " * 500_000 + "\\boxed{1}"), "1"),
+]
+
+
+@pytest.mark.parametrize(("run", "want"), ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+def test_adversarial_texts(run: Any, want: object) -> None:
+    assert run() == want

@@ -7,7 +7,7 @@
 #   the time-limit warning -> verl's pre-expiry save -> requeue -> resume from that checkpoint ->
 #   finish -> export to a Hugging Face folder -> step-time report + PNG -> summary.
 # Everything lands in .demo/ (git-ignored). Needs the CPU engine env (make env-cpu; make demo
-# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (8), DEMO_TIMEOUT (600 s,
+# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (8), DEMO_TIMEOUT (1200 s,
 # the bound on the training job), CPU_ENV (.venv-cpu).
 set -euo pipefail
 
@@ -19,7 +19,7 @@ cpu_env="${CPU_ENV:-${root}/.venv-cpu}"
 nodes="${DEMO_NODES:-2}"
 rows="${DEMO_ROWS:-64}"
 steps="${DEMO_STEPS:-8}"
-bound="${DEMO_TIMEOUT:-600}"
+bound="${DEMO_TIMEOUT:-1200}"
 site="${demo}/site.env"
 data_dir="${demo}/data/omni_math"
 model_dir="${demo}/models/Phi-4-reasoning-plus"

@@ -19,6 +19,8 @@ LAUNCH_REPO="$(cd "${LAUNCH_LIB}/../.." && pwd)"
 source "${LAUNCH_LIB}/long_run.sh"
 # shellcheck source=jobs/lib/nofile.sh
 source "${LAUNCH_LIB}/nofile.sh"
+# shellcheck source=jobs/lib/cpu_mode.sh
+source "${LAUNCH_LIB}/cpu_mode.sh"
 
 log() { printf '[launch %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 die() {
@@ -197,6 +199,7 @@ export_runtime_env() {
     export VERL_FILE_LOGGER_PATH="${JOB_LOG_DIR}/metrics.restart${restart}.jsonl"
   fi
   export_jit_caches
+  cpu_mode_env # cpu_mode.sh: verl's cpu platform for every process (PLATFORM=cpu only)
   log "env CUDA_HOME=${CUDA_HOME:-unset} (${CUDA_HOME_WHY})"
   local shown=(PYTHONPATH HF_HUB_OFFLINE TRANSFORMERS_OFFLINE HF_DATASETS_OFFLINE WANDB_MODE WANDB_RUN_ID WANDB_RESUME
     NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME VERL_FILE_LOGGER_PATH MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP CKPT_DIR
@@ -285,6 +288,7 @@ build_overrides() {
   ATTN_IMPL="${attn_out%%$'\t'*}"
   log "attention: ${ATTN_IMPL} (${attn_out#*$'\t'})"
   LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${ATTN_IMPL}")
+  cpu_mode_overrides # cpu_mode.sh: the CPU-only overrides (PLATFORM=cpu only)
   # Hydra's own output dir goes with the job's logs, not into the repository
   TRAINER_ARGS=(-m verl.trainer.main_ppo "--config-path=${LAUNCH_REPO}/jobs/configs" "--config-name=${EXPERIMENT}"
     "engine=${ENGINE}" "${LAUNCH_OVERRIDES[@]}" "hydra.run.dir=${JOB_LOG_DIR}/hydra" "${USER_OVERRIDES[@]}")
@@ -485,6 +489,7 @@ launch_job() {
   trap 'log "terminated (scancel, the time limit, or a requeue by Slurm)"; exit 143' TERM
   cd "${LAUNCH_REPO}" || exit 2
   load_site
+  cpu_mode_check # cpu_mode.sh
   activate_env
   read_allocation
   log "$(raise_nofile)" # for the trainer (Ray's driver); each node's Ray raises its own

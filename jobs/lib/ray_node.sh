@@ -19,6 +19,12 @@
 # shellcheck disable=SC2317 # stop_session runs from the traps
 set -euo pipefail
 
+# Slurm's gres/gpu sets ROCR_VISIBLE_DEVICES next to CUDA_VISIBLE_DEVICES in every step; the
+# raylet would pass both to its workers and verl refuses to start with both set
+# (verl/single_controller/base/worker.py: "Please don't set ROCR_VISIBLE_DEVICES when
+# HIP/CUDA_VISIBLE_DEVICES is set"). Ray assigns each actor its devices itself.
+unset ROCR_VISIBLE_DEVICES
+
 role="$1" target="$2" node_ip="$3" p="$4" worker_lo="$5" worker_hi="$6"
 node="${RAY_NODE_NAME:?RAY_NODE_NAME is not set}"
 grace="${RAY_STOP_GRACE:-10}"

@@ -472,6 +472,8 @@ def test_workers_wait_for_a_late_head_and_retry(wave_two: dict[str, Job], site_r
     assert "waiting for the head's GCS" in worker and waited and int(waited.group(1)) >= 2, worker[-3000:]
     assert "attempt 1/3" in worker and "attempt 2/3" in worker, worker[-3000:]
     assert "all 2 nodes joined" in job.text()
+    # the worker advertises its Slurm NodeAddr (127.0.0.1 here), not whatever address Ray guesses
+    assert re.search(r"ray start \(worker, attempt \d/3\) ip=127\.0\.0\.1 ", worker), worker[-3000:]
 
 
 @pytest.mark.timeout(900)

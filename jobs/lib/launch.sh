@@ -319,21 +319,27 @@ compose_config() {
 }
 
 # ------------------------------------------------------------------ 4. Ray
+slurm_node_ipv4() {
+  # The node's Slurm NodeAddr when that is an IPv4 address (the address slurmctld itself reaches
+  # it at; 127.0.0.1 on the emulated local cluster), else nothing.
+  local node_addr
+  node_addr="$(scontrol show node "$1" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | head -n1 | cut -d= -f2 || true)"
+  [[ "${node_addr}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] && echo "${node_addr}"
+  return 0
+}
+
 head_ip() {
   # IPv4 of the head node (the batch script runs on it): RAY_IFACE's address, else the node's
   # Slurm NodeAddr when that is an IPv4 address (the address slurmctld itself reaches it at;
   # 127.0.0.1 on the emulated local cluster), else the resolver's answer for the node name,
   # else the first address of this host.
-  local ip="" iface="${RAY_IFACE:-}" node_addr
+  local ip="" iface="${RAY_IFACE:-}"
   if [[ -n "${iface}" ]]; then
     ip="$(ip -4 -o addr show dev "${iface}" 2>/dev/null | awk '{split($4, a, "/"); print a[1]; exit}')"
     [[ -n "${ip}" ]] || die "RAY_IFACE='${iface}' has no IPv4 address on ${NODES[0]}." \
       "Fix: set the NIC name in ${SITE_FILE} (ip -4 addr on a compute node lists them)"
   fi
-  if [[ -z "${ip}" ]]; then
-    node_addr="$(scontrol show node "${NODES[0]}" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | head -n1 | cut -d= -f2 || true)"
-    [[ "${node_addr}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] && ip="${node_addr}"
-  fi
+  [[ -n "${ip}" ]] || ip="$(slurm_node_ipv4 "${NODES[0]}")"
   if [[ -z "${ip}" ]]; then
     ip="$(getent ahostsv4 "${NODES[0]}" 2>/dev/null | awk '$1 !~ /^127\./ {print $1; exit}')"
   fi
@@ -413,7 +419,10 @@ start_ray() {
     lo=$((PORT_BASE + RAY_WORKER_PORT_OFFSET + k * worker_ports))
     cpus="$(ray_step_cpus "${i}")"
     local role_args=(head "${PORT_BASE}" "${HEAD_IP}")
-    ((i > 0)) && role_args=(worker "${RAY_ADDRESS}" -)
+    # a worker advertises its Slurm NodeAddr when that is IPv4 (RAY_IFACE, when set, wins in
+    # ray_node.sh); else Ray picks the address that routes to the head. Without this, workers on
+    # the emulated cluster advertised the host's eth0 address while the head was on 127.0.0.1.
+    ((i > 0)) && role_args=(worker "${RAY_ADDRESS}" "$(slurm_node_ipv4 "${node}" | grep . || echo -)")
     # the node's CPU count explicitly: on Slurm >= 23.11 the step would otherwise inherit
     # SLURM_CPUS_PER_TASK (--exact implied) and Ray's processes would share that many CPUs
     srun_cmd=(srun --overlap --nodes=1 --ntasks=1 "--cpus-per-task=${cpus}" -w "${node}" --kill-on-bad-exit=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One Ray node of a job, run by the launcher through `srun --overlap -w NODE` (one per node):
 #   ray_node.sh head   GCS_PORT  HEAD_IP NODE_PORT_BASE WORKER_PORT_LO WORKER_PORT_HI
-#   ray_node.sh worker HEAD_ADDR -       NODE_PORT_BASE WORKER_PORT_LO WORKER_PORT_HI
+#   ray_node.sh worker HEAD_ADDR NODE_IP|- NODE_PORT_BASE WORKER_PORT_LO WORKER_PORT_HI  (- : Ray picks)
 # Ports (launch.sh, pick_ports): the head's client server and dashboard at GCS_PORT+1, +2; each
 # node's own services at NODE_PORT_BASE+0..+5.
 # It runs `ray start --block` in a session of its own and, on USR2/TERM/INT/HUP or when Ray exits,

@@ -36,7 +36,8 @@ lint: $(DEV_STAMP) ## ruff
 shellcheck: sysdeps ## shellcheck every shell script in the repo
 	bash tools/dev/shellcheck_all.sh
 
-pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it)
+pytest: $(DEV_STAMP) sysdeps ## the test suite (the local Slurm cluster starts inside it; builds the CPU engine env first)
+	$(MAKE) --no-print-directory env-cpu
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
@@ -49,7 +50,8 @@ test: ## the whole check: dev env, system packages, ruff, shellcheck, pytest
 test-quick: ## make test without the engine-stack tier (local work; CI runs make test)
 	$(MAKE) --no-print-directory test PYTEST_ARGS="-m 'not engine_stack' $(PYTEST_ARGS)"
 
-demo: $(DEV_STAMP) sysdeps ## the main job end to end on a local emulated 2-node cluster (dry run)
+demo: $(DEV_STAMP) sysdeps ## the main job trains for real (GRPO on CPU) on a local 2-node cluster: requeue, resume, export, report
+	$(MAKE) --no-print-directory env-cpu
 	bash tools/demo/demo.sh
 
 bench: ## every benchmark (rewards, data, preflight), printed as ratios against in-process baselines

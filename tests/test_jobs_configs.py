@@ -215,6 +215,26 @@ def test_job_script_is_a_screen_naming_experiment_and_engine(script: str) -> Non
         assert f"#SBATCH {directive}" in text
 
 
+def test_engine_overlays_do_not_repeat_verls_rollout_defaults() -> None:
+    """An overlay line that restates verl's default (e.g. enable_chunked_prefill: true) is noise
+    that hides what the overlay really changes."""
+    import verl
+    import yaml
+
+    defaults = yaml.safe_load(
+        (Path(verl.__file__).parent / "trainer" / "config" / "rollout" / "rollout.yaml").read_text()
+    )
+    repeated = []
+    for overlay in sorted(
+        (Path(__file__).resolve().parents[1] / "jobs" / "configs" / "engine").glob("*.yaml")
+    ):
+        rollout = (yaml.safe_load(overlay.read_text()) or {}).get("actor_rollout_ref", {}).get("rollout", {})
+        for key, value in rollout.items():
+            if key in defaults and not isinstance(value, dict) and defaults[key] == value:
+                repeated.append(f"{overlay.name}: rollout.{key}: {value}")
+    assert not repeated, repeated
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_r1distill70b_lora_reaches_verls_lora_settings(engine: str) -> None:
     """The LoRA settings land where verl 0.9.1 reads them: the FSDP engine's HFModelConfig

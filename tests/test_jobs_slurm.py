@@ -8,13 +8,14 @@ Ray's start-up cost is shared between the assertions.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ TERMINAL = {
 }
 # concurrent dry runs on two 16-CPU emulated nodes: never exclusive, a share of the 8 GPUs
 SHARED = ["--exclusive=user", "--cpus-per-task=1"]
+NETRC_KEY = "0123456789abcdef0123456789abcdef01234567"  # a stand-in W&B key: must never be printed
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -166,12 +168,27 @@ def wait_all(slurm: Any, jobs: list[Job], timeout: float) -> None:
 
 def ray_left(job: Job) -> str:
     """Processes still running from the job's Ray temp dir (/tmp/ray_<id>_*)."""
-    proc = subprocess.run(["pgrep", "-af", f"/tmp/ray_{job.id}_"], capture_output=True, text=True)
+    # the job's own temp root (its log names it): other local clusters on this host reuse job ids
+    temp = re.search(r"; temp (/tmp/ray_\S+)", job.text())
+    pattern = f"{temp.group(1)}/" if temp else f"/tmp/ray_{job.id}_"
+    proc = subprocess.run(["pgrep", "-af", pattern], capture_output=True, text=True)
     return proc.stdout.strip()
 
 
 def stamp(line: str) -> datetime:
     return datetime.strptime(re.search(r"\[launch (\d\d:\d\d:\d\d)\]", line).group(1), "%H:%M:%S")
+
+
+def srun_lines(job: Job) -> dict[str, str]:
+    """The srun command line the launcher ran for each node's Ray, by node name."""
+    found = re.findall(r"ray: node \d+ (\S+): (srun .*)", job.text())
+    return dict(found)
+
+
+def ray_ports(line: str) -> list[int]:
+    """The ports an srun line gives ray_node.sh: GCS, the node's base, the worker range."""
+    _role, target, _ip, base, lo, hi = line.split("ray_node.sh", 1)[1].split()[:6]
+    return [int(target.rsplit(":", 1)[-1]), int(base), int(lo), int(hi)]
 
 
 def trainer_command(job: Job) -> str:
@@ -241,6 +258,12 @@ def test_dry_run_two_nodes(two_node_runs: dict[str, Job], site_root: Path, scrip
     assert config.actor_rollout_ref.model.override_config.attn_implementation == "sdpa"
     assert "holds no env; using the dev env" in text  # the site file names no engine env here
     assert not ray_left(job), ray_left(job)
+    # every Ray port below Linux's ephemeral range (32768-60999), above Slurm's
+    lines = srun_lines(job)
+    assert set(lines) == {"n1", "n2"}, text[-3000:]
+    for line in lines.values():
+        ports = ray_ports(line)
+        assert ports and all(20000 <= p <= 32767 for p in ports), line
 
 
 @pytest.mark.timeout(600)
@@ -318,6 +341,28 @@ def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -
         DRY_RUN="1",
         PREFLIGHT="0",
         TRAINER_CMD="echo stand-in; exit 7",
+    )
+    # Slurm >= 23.11 behaviour cannot run on 22.05: the srun lines must carry the job's CPUs per
+    # node (3 here) although SLURM_CPUS_PER_TASK=1; plus relative squeue times, W&B from ~/.netrc,
+    # a late head and a failing first `ray start`
+    home = site_root / "home_netrc"
+    home.mkdir(exist_ok=True)
+    (home / ".netrc").write_text(f"machine api.wandb.ai\n  login user\n  password {NETRC_KEY}\n")
+    jobs["cluster_checks"] = submit(
+        local_slurm,
+        "gsm8k_qwen_vllm",
+        site,
+        "--nodes=2",
+        "--ntasks-per-node=3",
+        "--gres=gpu:1",
+        "--time=30",
+        *SHARED,
+        DRY_RUN="1",
+        PREFLIGHT="0",
+        HOME=str(home),
+        SLURM_TIME_FORMAT="relative",
+        LAUNCH_FAULT_HEAD_DELAY="5",
+        LAUNCH_FAULT_BAD_FIRST_START="n2",
     )
     jobs["missing_site"] = submit(
         local_slurm, "phi4_sglang", site_root / "site_incomplete.env", "--gres=gpu:1", *SHARED, DRY_RUN="1"
@@ -401,3 +446,73 @@ def test_missing_site_value_fails_at_once(wave_two: dict[str, Job]) -> None:
     assert job.state == "FAILED" and job.exit_code == "2:0", text
     assert "does not set CKPT_ROOT LOG_ROOT" in text and "site_incomplete.env" in text
     assert "ray:" not in text and "preflight" not in text  # nothing started
+
+
+@pytest.mark.timeout(900)
+def test_ray_sruns_carry_the_nodes_cpu_count(wave_two: dict[str, Job], site_root: Path) -> None:
+    job = wave_two["cluster_checks"]
+    text = job.text()
+    assert job.state == "COMPLETED" and job.exit_code == "0:0", text[-4000:]
+    lines = srun_lines(job)
+    assert set(lines) == {"n1", "n2"}, text[-3000:]
+    for node, line in lines.items():
+        # the job holds 3 CPUs per node; #SBATCH/--cpus-per-task=1 must not size the Ray step
+        assert " --cpus-per-task=3 " in line and f" -w {node} " in line, line
+        ray_log = (site_root / "logs" / job.id / f"ray-{node}.log").read_text()
+        want = min(3, len(os.sched_getaffinity(0)))
+        assert re.search(rf"cpus={want} \(the step's", ray_log), ray_log[-2000:]
+
+
+@pytest.mark.timeout(900)
+def test_workers_wait_for_a_late_head_and_retry(wave_two: dict[str, Job], site_root: Path) -> None:
+    job = wave_two["cluster_checks"]
+    assert job.state == "COMPLETED", job.text()[-3000:]
+    worker = (site_root / "logs" / job.id / "ray-n2.log").read_text()
+    waited = re.search(r"accepts connections \(waited (\d+) s\)", worker)
+    assert "waiting for the head's GCS" in worker and waited and int(waited.group(1)) >= 2, worker[-3000:]
+    assert "attempt 1/3" in worker and "attempt 2/3" in worker, worker[-3000:]
+    assert "all 2 nodes joined" in job.text()
+    # the worker advertises its Slurm NodeAddr (127.0.0.1 here), not whatever address Ray guesses
+    assert re.search(r"ray start \(worker, attempt \d/3\) ip=127\.0\.0\.1 ", worker), worker[-3000:]
+
+
+@pytest.mark.timeout(900)
+def test_end_time_read_whatever_the_users_time_format(wave_two: dict[str, Job]) -> None:
+    job = wave_two["cluster_checks"]
+    text = job.text()
+    end = re.search(r"time limit: the job ends (\S+ \S+) UTC", text)
+    assert end, text[-3000:]
+    expiry = int(re.search(r"env MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP=(\d+)", text).group(1))
+    end_s = datetime.strptime(end.group(1), "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC).timestamp()
+    # STOP_GRACE 60 s + a validation allowance (gsm8k validates every 10 steps, none measured: 600 s)
+    assert end_s - expiry == 60 + 600
+
+
+@pytest.mark.timeout(900)
+def test_wandb_from_netrc_with_a_stable_run_id_and_no_key_printed(
+    wave_two: dict[str, Job], site_root: Path
+) -> None:
+    job = wave_two["cluster_checks"]
+    text = job.text()
+    assert "W&B: on (~/.netrc has an entry" in text, text[-3000:]
+    # the command is logged with printf %q: trainer.logger=\[console\,file\,wandb\]
+    assert re.search(r"trainer\.logger=\\?\[console\\?,file\\?,wandb\\?\]", trainer_command(job))
+    assert re.search(rf"WANDB_RUN_ID=gsm8k_qwen_vllm-{job.id}-[0-9a-f]{{8}}", text)
+    logs = [text] + [p.read_text(errors="replace") for p in (site_root / "logs" / job.id).glob("*.log")]
+    assert not any(NETRC_KEY in t for t in logs)
+    other = wave_two["gsm8k_qwen_vllm"].text()
+    assert "warning: W&B is off" in other
+
+
+def test_cpus_per_node_expansion() -> None:
+    proc = subprocess.run(
+        [
+            "bash",
+            "-c",
+            'source jobs/lib/launch.sh; expand_cpus_per_node "72(x2),36"; expand_cpus_per_node "1,x" || echo bad',
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.stdout.split() == ["72", "72", "36", "bad"], proc.stdout + proc.stderr

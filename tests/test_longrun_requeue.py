@@ -27,7 +27,14 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 FAKE = 'python tools/testbed/fake_trainer.py "$@"'
 # a 2-minute job whose verl-style expiry is 15 s before its end: the stand-in's pre-expiry
 # saves (verl: remaining <= longest step + 60 s) start about 45 s into each run
-SHORT = {"STOP_GRACE": "15", "FAKE_STEP_S": "1", "PREFLIGHT": "0", "TRAINER_CMD": FAKE}
+SHORT = {
+    "STOP_GRACE": "15",
+    "FAKE_STEP_S": "1",
+    "PREFLIGHT": "0",
+    "TRAINER_CMD": FAKE,
+    "VALIDATION_S": "0",
+    "PROBE_ENGINE": "",
+}
 EXPERIMENT = "gsm8k_qwen"
 
 
@@ -107,6 +114,19 @@ def long_runs(local_slurm: Any, site_root: Path, engine_site: Path) -> dict[str,
             FAKE_FAIL_AT="4",
             **SHORT,
         ),
+        # dies before its first step: no progress, so no requeue
+        "dies_at_start": submit(
+            local_slurm,
+            "gsm8k_qwen_sglang",
+            engine_site,
+            *common,
+            "--signal=B:USR1@5",
+            "-w",
+            "n1",
+            overrides=("trainer.total_training_steps=10", "trainer.save_freq=1"),
+            FAKE_FAIL_AT="1",
+            **SHORT,
+        ),
     }
     signal_after = {"completes": "pre-expiry save", "capped": "pre-expiry save"}
     signaled: set[str] = set()
@@ -145,7 +165,9 @@ def test_real_time_limit_signal_saves_requeues_and_resumes(
     assert len(parts) >= 2, job.text()[-5000:]
     first, second = parts[0], parts[1]
     assert "time limit: USR1 received" in first, first[-3000:]
-    assert re.search(r"time limit: checkpoint global_step_\d+ saved", first), first[-3000:]
+    assert re.search(r"time limit: checkpoint global_step_\d+ saved|saved in it: not waiting", first), first[
+        -3000:
+    ]
     requeue = re.search(r"requeue: scontrol requeue \d+ .* resumes from global_step_(\d+)", first)
     assert requeue, first[-3000:]
     step = int(requeue.group(1))
@@ -166,6 +188,13 @@ def test_run_that_completes_after_requeue_does_not_requeue_again(
     assert len(parts) == 2
     saved = re.search(r"requeue: scontrol requeue .* resumes from global_step_(\d+)", parts[0])
     assert saved
+    # the window opened before the (hand-sent) signal and verl saved in it: no second checkpoint
+    presaved = re.search(r"checkpoint global_step_(\d+) was saved in it: not waiting for another", parts[0])
+    assert presaved and "pre-expiry save" in parts[0], parts[0][-3000:]
+    assert saved.group(1) == presaved.group(1)
+    # the same W&B run id in both runs (WANDB_RESUME=allow continues it)
+    ids = {re.search(r"env WANDB_RUN_ID=(\S+)", p).group(1) for p in parts}
+    assert len(ids) == 1, ids
     assert f"resumes from global_step_{saved.group(1)} " in parts[1]
     assert f"fake_trainer: resumed from global_step_{saved.group(1)}" in parts[1]
     assert "fake_trainer: training complete at step 30" in parts[1]
@@ -228,3 +257,13 @@ def test_checkpoint_dir_without_usable_tracker_is_an_error(
         assert "says step 60" in text and "one of: 20 40" in text
     assert "ray:" not in text  # stopped before anything started
     subprocess.run(["rm", "-rf", str(ckpt)], check=True)
+
+
+@pytest.mark.timeout(600)
+def test_run_that_dies_before_its_first_step_is_not_requeued(long_runs: dict[str, Job]) -> None:
+    job = long_runs["dies_at_start"]
+    text = job.text()
+    assert job.state == "FAILED" and job.exit_code == "1:0" and job.restarts == 0, text[-4000:]
+    assert "failing at step 1" in text and "failed before it made progress" in text
+    assert "scontrol requeue" not in text
+    assert not ray_left(job)

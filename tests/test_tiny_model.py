@@ -43,3 +43,27 @@ def test_stand_in_takes_another_models_shape(tmp_path: Path, repo_root: Path) ->
     assert "_comment" not in raw
     # special-token ids follow the tokenizer that ships with the stand-in, not the big model
     assert raw["eos_token_id"] == tok.eos_token_id
+
+
+def test_phi3_family_has_phi4s_architecture_and_loads_with_weights(tmp_path: Path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from tools.testbed.tiny_model import make_tiny_model
+
+    out = make_tiny_model(tmp_path / "phi3", family="phi3", with_weights=True)
+    raw = json.loads((out / "config.json").read_text())
+    assert raw["architectures"] == ["Phi3ForCausalLM"] and raw["model_type"] == "phi3"
+    # vLLM's CPU attention rejects head_dim 16; Phi-4 shares K/V heads (40 query, 10 KV)
+    assert raw["hidden_size"] // raw["num_attention_heads"] == 32
+    assert raw["num_key_value_heads"] < raw["num_attention_heads"]
+    assert raw["tie_word_embeddings"] is False
+    model = AutoModelForCausalLM.from_pretrained(out)
+    tok = AutoTokenizer.from_pretrained(out)
+    assert model.config.vocab_size >= len(tok)
+    ids = tok("The answer is", return_tensors="pt")
+    with torch.no_grad():
+        logits = model(**ids).logits
+    assert torch.isfinite(logits).all() and logits.abs().sum() > 0  # real (random, seeded) weights
+    again = make_tiny_model(tmp_path / "again", family="phi3", with_weights=True)
+    assert (again / "model.safetensors").read_bytes() == (out / "model.safetensors").read_bytes()

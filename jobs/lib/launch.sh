@@ -17,6 +17,10 @@ LAUNCH_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LAUNCH_REPO="$(cd "${LAUNCH_LIB}/../.." && pwd)"
 # shellcheck source=jobs/lib/long_run.sh
 source "${LAUNCH_LIB}/long_run.sh"
+# shellcheck source=jobs/lib/nofile.sh
+source "${LAUNCH_LIB}/nofile.sh"
+# shellcheck source=jobs/lib/cpu_mode.sh
+source "${LAUNCH_LIB}/cpu_mode.sh"
 
 log() { printf '[launch %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 die() {
@@ -51,7 +55,8 @@ load_site() {
 activate_env() {
   local var="ENV_PREFIX_${ENGINE^^}"
   ENV_PREFIX="${!var:-}"
-  PROBE_ENGINE="${ENGINE}" # the per-node probe imports the engine from the job's env
+  # the per-node probe imports the engine from the job's env (PROBE_ENGINE= skips it: trainer stand-ins)
+  PROBE_ENGINE="${PROBE_ENGINE-${ENGINE}}"
   if ((DRY_RUN)) && [[ ! -x "${ENV_PREFIX}/bin/python" ]]; then
     # no engine env (yet): the dev env stands in; configs and Ray need no GPU, the engine is not checked
     log "dry run: ${var}='${ENV_PREFIX}' holds no env; using the dev env ${LAUNCH_REPO}/.venv" \
@@ -72,6 +77,30 @@ activate_env() {
     export VIRTUAL_ENV="${ENV_PREFIX}"
   fi
   PYTHON="${ENV_PREFIX}/bin/python"
+  set_cuda_home
+}
+
+# FlashInfer's (and torch.utils.cpp_extension's) JIT takes CUDA_HOME before PATH: a CUDA_HOME left
+# by a site `module load` (or none) must not win over the toolkit the env brings. CUDA_HOME is
+# the env itself when it has nvcc (conda: cuda-nvcc), else the toolkit of the first nvcc on PATH
+# (venv + `module load cuda/13.0` in the site file).
+set_cuda_home() {
+  local nvcc=""
+  if [[ -x "${ENV_PREFIX}/bin/nvcc" ]]; then
+    nvcc="${ENV_PREFIX}/bin/nvcc"
+  else
+    nvcc="$(command -v nvcc 2>/dev/null || true)"
+  fi
+  if [[ -n "${nvcc}" ]]; then
+    CUDA_HOME="$(cd "$(dirname "$(readlink -f "${nvcc}")")/.." && pwd)"
+    export CUDA_HOME
+    CUDA_HOME_WHY="the toolkit of ${nvcc}"
+  elif ((DRY_RUN)); then
+    CUDA_HOME_WHY="no nvcc (dry run: nothing is compiled)"
+  else
+    CUDA_HOME_WHY="no nvcc in ${ENV_PREFIX}/bin or on PATH: JIT kernels (FlashInfer, SGLang) cannot build."
+    CUDA_HOME_WHY+=" Fix: build the env with \`make env-${ENGINE}\` (conda brings cuda-nvcc) or load CUDA 13.0 in the site file"
+  fi
 }
 
 # ------------------------------------------------------------------ 2. allocation
@@ -93,7 +122,7 @@ read_allocation() {
       "Fix: keep '#SBATCH --gres=gpu:8' in the job script, or set GPUS_PER_NODE"
   fi
   GPUS="${gpus}"
-  CPUS="${SLURM_CPUS_ON_NODE:-1}"
+  read_node_cpus
   RUN_NAME="${RUN_NAME:-${SLURM_JOB_NAME:-${EXPERIMENT}}-${JOB_ID}}"
   [[ "${RUN_NAME}" =~ ^[A-Za-z0-9._-]+$ ]] || die "RUN_NAME='${RUN_NAME}' may only hold letters, digits and . _ -"
   JOB_LOG_DIR="${LOG_ROOT}/${JOB_ID}"
@@ -106,9 +135,48 @@ read_allocation() {
   [[ "${CKPT_DIR}" == /* ]] || die "trainer.default_local_dir=${CKPT_DIR} must be an absolute path on shared storage"
   mkdir -p "${JOB_LOG_DIR}" "${CKPT_DIR}"
   log "job ${JOB_ID} (${SLURM_JOB_NAME:-?}) restart ${SLURM_RESTART_COUNT:-0}: ${NNODES} node(s) ${NODES[*]}," \
-    "${GPUS} GPU(s) and ${CPUS} CPU(s) per node; experiment ${EXPERIMENT}, engine ${ENGINE}"
+    "${GPUS} GPU(s) per node, CPUs per node ${NODE_CPUS[*]}; experiment ${EXPERIMENT}, engine ${ENGINE}"
   log "run ${RUN_NAME}; checkpoints ${CKPT_DIR}; logs ${JOB_LOG_DIR}"
 }
+
+# CPUs the job holds on each node, in node order, from SLURM_JOB_CPUS_PER_NODE ("72(x2),36"
+# = 72, 72, 36); nothing (status 1) when the value cannot be read.
+expand_cpus_per_node() {
+  local part parts=() k counts=()
+  IFS=, read -ra parts <<<"$1"
+  ((${#parts[@]})) || return 1
+  for part in "${parts[@]}"; do
+    if [[ "${part}" =~ ^([0-9]+)\(x([0-9]+)\)$ ]]; then
+      for ((k = 0; k < BASH_REMATCH[2]; k++)); do counts+=("${BASH_REMATCH[1]}"); done
+    elif [[ "${part}" =~ ^[0-9]+$ ]]; then
+      counts+=("${part}")
+    else
+      return 1
+    fi
+  done
+  printf '%s\n' "${counts[@]}"
+}
+
+# NODE_CPUS[i]: the CPUs of node i that the srun running its Ray asks for (--cpus-per-task).
+# Slurm >= 23.11 hands `#SBATCH --cpus-per-task` (SLURM_CPUS_PER_TASK) on to every srun, which
+# then implies --exact: without an explicit count each Ray step would get only that many CPUs.
+read_node_cpus() {
+  NODE_CPUS=()
+  local spec="${SLURM_JOB_CPUS_PER_NODE:-}"
+  if [[ -n "${spec}" ]]; then
+    mapfile -t NODE_CPUS < <(expand_cpus_per_node "${spec}" || true)
+  fi
+  if ((${#NODE_CPUS[@]} != NNODES)); then
+    log "warning: SLURM_JOB_CPUS_PER_NODE='${spec}' does not give one count per node;" \
+      "using ${SLURM_CPUS_ON_NODE:-1} (this node's) for every node"
+    local i
+    NODE_CPUS=()
+    for ((i = 0; i < NNODES; i++)); do NODE_CPUS+=("${SLURM_CPUS_ON_NODE:-1}"); done
+  fi
+}
+
+# The --cpus-per-task of the srun that runs node $1's Ray (a hook: CPU-only runs may override).
+ray_step_cpus() { echo "${NODE_CPUS[$1]}"; }
 
 # ------------------------------------------------------------------ runtime environment
 export_runtime_env() {
@@ -130,14 +198,74 @@ export_runtime_env() {
   else
     export VERL_FILE_LOGGER_PATH="${JOB_LOG_DIR}/metrics.restart${restart}.jsonl"
   fi
-  export_expiry # long_run.sh: the job's end time for verl's pre-expiry save
-  local shown=(PYTHONPATH HF_HUB_OFFLINE TRANSFORMERS_OFFLINE HF_DATASETS_OFFLINE WANDB_MODE NCCL_SOCKET_IFNAME
-    GLOO_SOCKET_IFNAME VERL_FILE_LOGGER_PATH MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP CKPT_DIR) name
+  export_jit_caches
+  cpu_mode_env # cpu_mode.sh: verl's cpu platform for every process (PLATFORM=cpu only)
+  log "env CUDA_HOME=${CUDA_HOME:-unset} (${CUDA_HOME_WHY})"
+  local shown=(PYTHONPATH HF_HUB_OFFLINE TRANSFORMERS_OFFLINE HF_DATASETS_OFFLINE WANDB_MODE WANDB_RUN_ID WANDB_RESUME
+    NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME VERL_FILE_LOGGER_PATH MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP CKPT_DIR
+    JIT_CACHE_ROOT) name
   # values only of the names above: never a token or key
   for name in "${shown[@]}"; do
     [[ -n "${!name:-}" ]] && log "env ${name}=${!name}"
   done
   return 0
+}
+
+# JIT caches (FlashInfer, Triton, torch extensions/inductor, vLLM, CUDA's PTX cache) on
+# node-local disk: a shared home is slow and several nodes compiling into it race each other.
+# Site setting JIT_CACHE_ROOT; each node creates it (ray_node.sh).
+export_jit_caches() {
+  JIT_CACHE_ROOT="${JIT_CACHE_ROOT:-${TMPDIR:-/tmp}/${USER:-$(id -un)}/grpo-jit}"
+  export JIT_CACHE_ROOT
+  export FLASHINFER_WORKSPACE_BASE="${JIT_CACHE_ROOT}/flashinfer" TRITON_CACHE_DIR="${JIT_CACHE_ROOT}/triton"
+  export TORCH_EXTENSIONS_DIR="${JIT_CACHE_ROOT}/torch_extensions" TORCHINDUCTOR_CACHE_DIR="${JIT_CACHE_ROOT}/inductor"
+  export VLLM_CACHE_ROOT="${JIT_CACHE_ROOT}/vllm" CUDA_CACHE_PATH="${JIT_CACHE_ROOT}/nv_compute"
+  mkdir -p "${JIT_CACHE_ROOT}"
+}
+
+# ------------------------------------------------------------------ W&B
+# True when the netrc file (NETRC, else ~/.netrc: where `wandb login` writes) has an entry for
+# W&B's API host. Only the host is read; the key is never read into the shell.
+wandb_netrc_has_key() {
+  local file="${NETRC:-${HOME:-}/.netrc}" host="${WANDB_BASE_URL:-https://api.wandb.ai}"
+  host="${host#*://}"
+  host="${host%%/*}"
+  host="${host%%:*}"
+  [[ -r "${file}" ]] || return 1
+  awk -v h="${host}" '{ for (i = 1; i < NF; i++) if ($i == "machine" && $(i + 1) == h) f = 1 } END { exit !f }' "${file}"
+}
+
+# A stable W&B run id from the run name and its checkpoint dir: every requeue (same job id,
+# same run name) and every resubmission with RUN_NAME=... continues the same W&B run.
+wandb_run_id() {
+  local name="${RUN_NAME//[^A-Za-z0-9_-]/-}" hash
+  hash="$(sha1sum <<<"${CKPT_DIR}" | cut -c1-8)"
+  echo "${name:0:48}-${hash}"
+}
+
+wandb_setup() {
+  local why="" netrc="${NETRC:-~/.netrc}"
+  if [[ "${WANDB_MODE:-}" == disabled ]]; then
+    why=""
+  elif [[ -n "${WANDB_API_KEY:-}" ]]; then
+    why="WANDB_API_KEY is set"
+  elif [[ "${WANDB_MODE:-}" == offline ]]; then
+    why="WANDB_MODE=offline"
+  elif wandb_netrc_has_key; then
+    why="${netrc} has an entry for W&B's API host"
+  fi
+  export WANDB_RUN_ID="${WANDB_RUN_ID:-$(wandb_run_id)}" WANDB_RESUME="${WANDB_RESUME:-allow}"
+  if [[ -n "${why}" ]]; then
+    LAUNCH_OVERRIDES+=("trainer.logger=[console,file,wandb]")
+    log "W&B: on (${why}); run id ${WANDB_RUN_ID}, WANDB_RESUME=${WANDB_RESUME}: a requeued run continues" \
+      "the same W&B run (W&B drops the steps a resumed run repeats, see docs/long_runs.md)"
+  elif [[ "${WANDB_MODE:-}" == disabled ]]; then
+    log "W&B: off (WANDB_MODE=disabled)"
+  else
+    log "warning: W&B is off: no WANDB_API_KEY, no W&B entry in ${netrc}, WANDB_MODE is not offline;" \
+      "metrics go to the console and ${JOB_LOG_DIR}/metrics*.jsonl only. Fix: run \`wandb login\` on the" \
+      "login node (writes ~/.netrc), or export WANDB_MODE=offline (or disabled) in the site file"
+  fi
 }
 
 # ------------------------------------------------------------------ overrides
@@ -148,9 +276,7 @@ build_overrides() {
     "trainer.experiment_name=${RUN_NAME}"
     "trainer.default_local_dir=${CKPT_DIR}"
   )
-  if [[ -n "${WANDB_API_KEY:-}" || "${WANDB_MODE:-}" == "offline" ]]; then
-    LAUNCH_OVERRIDES+=("trainer.logger=[console,file,wandb]")
-  fi
+  wandb_setup
   # attention: decided in the job's env the way transformers will (jobs/lib/attention.py), and loaded
   # once here; ATTN_IMPLEMENTATION or a command-line override is a request that is verified too
   local attn_args=() attn_out arg
@@ -162,6 +288,7 @@ build_overrides() {
   ATTN_IMPL="${attn_out%%$'\t'*}"
   log "attention: ${ATTN_IMPL} (${attn_out#*$'\t'})"
   LAUNCH_OVERRIDES+=("actor_rollout_ref.model.override_config.attn_implementation=${ATTN_IMPL}")
+  cpu_mode_overrides # cpu_mode.sh: the CPU-only overrides (PLATFORM=cpu only)
   # Hydra's own output dir goes with the job's logs, not into the repository
   TRAINER_ARGS=(-m verl.trainer.main_ppo "--config-path=${LAUNCH_REPO}/jobs/configs" "--config-name=${EXPERIMENT}"
     "engine=${ENGINE}" "${LAUNCH_OVERRIDES[@]}" "hydra.run.dir=${JOB_LOG_DIR}/hydra" "${USER_OVERRIDES[@]}")
@@ -192,21 +319,27 @@ compose_config() {
 }
 
 # ------------------------------------------------------------------ 4. Ray
+slurm_node_ipv4() {
+  # The node's Slurm NodeAddr when that is an IPv4 address (the address slurmctld itself reaches
+  # it at; 127.0.0.1 on the emulated local cluster), else nothing.
+  local node_addr
+  node_addr="$(scontrol show node "$1" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | head -n1 | cut -d= -f2 || true)"
+  [[ "${node_addr}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] && echo "${node_addr}"
+  return 0
+}
+
 head_ip() {
   # IPv4 of the head node (the batch script runs on it): RAY_IFACE's address, else the node's
   # Slurm NodeAddr when that is an IPv4 address (the address slurmctld itself reaches it at;
   # 127.0.0.1 on the emulated local cluster), else the resolver's answer for the node name,
   # else the first address of this host.
-  local ip="" iface="${RAY_IFACE:-}" node_addr
+  local ip="" iface="${RAY_IFACE:-}"
   if [[ -n "${iface}" ]]; then
     ip="$(ip -4 -o addr show dev "${iface}" 2>/dev/null | awk '{split($4, a, "/"); print a[1]; exit}')"
     [[ -n "${ip}" ]] || die "RAY_IFACE='${iface}' has no IPv4 address on ${NODES[0]}." \
       "Fix: set the NIC name in ${SITE_FILE} (ip -4 addr on a compute node lists them)"
   fi
-  if [[ -z "${ip}" ]]; then
-    node_addr="$(scontrol show node "${NODES[0]}" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | head -n1 | cut -d= -f2 || true)"
-    [[ "${node_addr}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] && ip="${node_addr}"
-  fi
+  [[ -n "${ip}" ]] || ip="$(slurm_node_ipv4 "${NODES[0]}")"
   if [[ -z "${ip}" ]]; then
     ip="$(getent ahostsv4 "${NODES[0]}" 2>/dev/null | awk '$1 !~ /^127\./ {print $1; exit}')"
   fi
@@ -219,16 +352,40 @@ head_ip() {
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# Ray's ports: every listening port below Linux's ephemeral range (32768-60999, where the
+# kernel picks the source port of every outgoing connection: NCCL, HTTP, Ray's own clients)
+# and above the well-known, Slurm (6817-6820) and local test cluster ports. 12 slots of 1,000
+# ports in 20000-31999; the job id picks the slot, a slot whose GCS port is taken moves on.
+# In a slot (base):
+#   base+0 GCS   base+1 Ray client server   base+2 dashboard          (head only)
+#   base+10+10k .. +15: node manager, object manager, runtime-env agent, dashboard agent gRPC,
+#                       dashboard agent HTTP, metrics export; k = 0 on every node, except on
+#                       nodes that share one host (the emulated cluster): k = node index
+#   base+200 .. base+999: worker ports (shared out among nodes on one host)
+RAY_PORT_LO=20000
+RAY_PORT_SLOT=1000
+RAY_PORT_SLOTS=12
+RAY_WORKER_PORT_OFFSET=200
 pick_ports() {
-  # 16 slots of 2,500 ports in 20000-59999; the job id picks the slot, so two jobs on one node
-  # get different ports; a slot whose GCS port is taken (id collision mod 16) moves on.
   local slot i
-  slot=$((JOB_ID % 16))
-  for ((i = 0; i < 16; i++)); do
-    PORT_BASE=$((20000 + ((slot + i) % 16) * 2500))
+  slot=$((JOB_ID % RAY_PORT_SLOTS))
+  for ((i = 0; i < RAY_PORT_SLOTS; i++)); do
+    PORT_BASE=$((RAY_PORT_LO + ((slot + i) % RAY_PORT_SLOTS) * RAY_PORT_SLOT))
     port_in_use "${PORT_BASE}" || return 0
   done
-  die "no free Ray port slot on ${NODES[0]} (20000-59999 all busy)"
+  die "no free Ray port slot on ${NODES[0]} (${RAY_PORT_LO}-$((RAY_PORT_LO + RAY_PORT_SLOTS * RAY_PORT_SLOT - 1)) all busy)"
+}
+
+# Ray's temp dir: per job and short, with per-node dirs named by index, never by node name:
+# Ray refuses socket paths over 107 bytes (<temp>/session_<date>_<pid>/sockets/plasma_store),
+# which long node names (AWS ParallelCluster, slurm-gcp) would exceed.
+RAY_SOCKET_SUFFIX_MAX=64 # "/session_2026-01-01_00-00-00_000000_<pid>/sockets/plasma_store"
+ray_temp_root() {
+  # unique to this job, even across clusters that share a host and reuse job ids
+  RAY_TMP_ROOT="/tmp/ray_${JOB_ID}_$(cksum <<<"${JOB_LOG_DIR}" | cut -c1-6)"
+  local longest=$((${#RAY_TMP_ROOT} + 1 + ${#NNODES} + RAY_SOCKET_SUFFIX_MAX))
+  ((longest <= 107)) || die "Ray's socket paths under ${RAY_TMP_ROOT} would be ${longest} bytes (limit 107)"
+  export RAY_TMP_ROOT
 }
 
 start_ray() {
@@ -236,17 +393,15 @@ start_ray() {
   pick_ports
   RAY_ADDRESS="${HEAD_IP}:${PORT_BASE}"
   export RAY_ADDRESS
-  # nodes that share one host (the emulated cluster) need distinct worker-port ranges
+  # nodes that share one host (the emulated cluster) need distinct ports
   local addrs shared=0
   addrs="$(scontrol show node "${SLURM_JOB_NODELIST}" 2>/dev/null | grep -oE 'NodeAddr=[^ ]+' | sort | uniq -d)"
   [[ -n "${addrs}" ]] && shared=1
-  local worker_ports=1900
-  ((shared)) && worker_ports=$((1900 / NNODES))
-  # short (Ray's socket paths must stay under 107 bytes) and unique to this job, even across
-  # clusters that share a host and reuse job ids (the hash of the job's log dir)
-  RAY_TMP_ROOT="/tmp/ray_${JOB_ID}_$(cksum <<<"${JOB_LOG_DIR}" | cut -c1-6)"
-  export RAY_TMP_ROOT
-  export RAY_NUM_GPUS="${GPUS}" RAY_NUM_CPUS="${CPUS}" RAY_NODE_IFACE="${RAY_IFACE:-}"
+  local worker_ports=$((RAY_PORT_SLOT - RAY_WORKER_PORT_OFFSET))
+  ((shared)) && worker_ports=$((worker_ports / NNODES))
+  ((shared && NNODES > 19)) && die "${NNODES} nodes on one host: at most 19 fit in a Ray port slot"
+  ray_temp_root
+  export RAY_NUM_GPUS="${GPUS}" RAY_NODE_IFACE="${RAY_IFACE:-}" RAY_HEAD_WAIT="${RAY_WAIT_TIMEOUT:-300}"
   # Token auth with a fresh token per job, for every node, the driver and the trainer: without it
   # anyone who reaches the ports can run code in the job, and Ray >= 2.5x turns token auth on
   # for the head alone whenever ~/.ray/auth_token exists, locking the workers out. Never logged.
@@ -255,17 +410,27 @@ start_ray() {
     RAY_AUTH_TOKEN="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
     export RAY_AUTH_TOKEN
   fi
-  log "ray: head ${NODES[0]} at ${RAY_ADDRESS}; ports ${PORT_BASE}-$((PORT_BASE + 2499)); temp ${RAY_TMP_ROOT}"
+  log "ray: head ${NODES[0]} at ${RAY_ADDRESS}; ports ${PORT_BASE}-$((PORT_BASE + RAY_PORT_SLOT - 1)); temp ${RAY_TMP_ROOT}"
   RAY_SRUN_PIDS=()
-  local i node lo pid_args=()
+  local i k node lo cpus pid_args=() srun_cmd shown
   for ((i = 0; i < NNODES; i++)); do
     node="${NODES[i]}"
-    lo=$((PORT_BASE + 500 + (shared ? i * worker_ports : 0)))
+    k=$((shared ? i : 0))
+    lo=$((PORT_BASE + RAY_WORKER_PORT_OFFSET + k * worker_ports))
+    cpus="$(ray_step_cpus "${i}")"
     local role_args=(head "${PORT_BASE}" "${HEAD_IP}")
-    ((i > 0)) && role_args=(worker "${RAY_ADDRESS}" -)
-    RAY_NODE_NAME="${node}" srun --overlap --nodes=1 --ntasks=1 -w "${node}" --kill-on-bad-exit=0 \
-      --output="${JOB_LOG_DIR}/ray-${node}.log" --open-mode=append \
-      bash "${LAUNCH_LIB}/ray_node.sh" "${role_args[@]}" $((PORT_BASE + 10 * i)) "${lo}" $((lo + worker_ports - 1)) &
+    # a worker advertises its Slurm NodeAddr when that is IPv4 (RAY_IFACE, when set, wins in
+    # ray_node.sh); else Ray picks the address that routes to the head. Without this, workers on
+    # the emulated cluster advertised the host's eth0 address while the head was on 127.0.0.1.
+    ((i > 0)) && role_args=(worker "${RAY_ADDRESS}" "$(slurm_node_ipv4 "${node}" | grep . || echo -)")
+    # the node's CPU count explicitly: on Slurm >= 23.11 the step would otherwise inherit
+    # SLURM_CPUS_PER_TASK (--exact implied) and Ray's processes would share that many CPUs
+    srun_cmd=(srun --overlap --nodes=1 --ntasks=1 "--cpus-per-task=${cpus}" -w "${node}" --kill-on-bad-exit=0
+      "--output=${JOB_LOG_DIR}/ray-${node}.log" --open-mode=append
+      bash "${LAUNCH_LIB}/ray_node.sh" "${role_args[@]}" $((PORT_BASE + 10 + 10 * k)) "${lo}" $((lo + worker_ports - 1)))
+    shown="$(printf '%q ' "${srun_cmd[@]}")"
+    log "ray: node ${i} ${node}: ${shown% }"
+    RAY_NODE_NAME="${node}" RAY_NODE_INDEX="${i}" "${srun_cmd[@]}" &
     RAY_SRUN_PIDS+=("$!")
     pid_args+=(--pid "${node}=$!")
   done
@@ -333,13 +498,16 @@ launch_job() {
   trap 'log "terminated (scancel, the time limit, or a requeue by Slurm)"; exit 143' TERM
   cd "${LAUNCH_REPO}" || exit 2
   load_site
+  cpu_mode_check # cpu_mode.sh
   activate_env
   read_allocation
+  log "$(raise_nofile)" # for the trainer (Ray's driver); each node's Ray raises its own
   report_resume # long_run.sh: resumes from global_step_N / fresh / error
   build_overrides
   run_preflight
   export_runtime_env
   compose_config
+  export_expiry # long_run.sh: the job's end time for verl's pre-expiry save (reads the config)
   start_ray
   local cmd=("${PYTHON}" "${TRAINER_ARGS[@]}")
   local shown

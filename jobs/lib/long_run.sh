@@ -6,7 +6,8 @@
 # verl 0.9.1 saves before "expiry" in RayPPOTrainer.fit (trainer.use_v1=false): after each
 # update, should_save_ckpt_esi() compares MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP with
 # (longest step so far + 60 s + trainer.esi_redundant_time), and only when trainer.save_freq > 0.
-# We set that timestamp to the job's end minus STOP_GRACE, on every node before Ray starts.
+# We set that timestamp to the job's end minus STOP_GRACE minus a validation allowance (verl
+# validates after the check, outside its step timer), on every node before Ray starts.
 
 TRACKER_NAME="latest_checkpointed_iteration.txt"
 HISTORY_NAME="launcher_history.tsv"
@@ -24,6 +25,7 @@ tracker_stamp() {
 
 report_resume() {
   local tracker="${CKPT_DIR}/${TRACKER_NAME}" step steps=()
+  START_STAMP="$(tracker_stamp)" # a new checkpoint since this start is progress (after_run)
   mapfile -t steps < <(find "${CKPT_DIR}" -mindepth 1 -maxdepth 1 -type d -name 'global_step_*' -printf '%f\n' \
     | sed -n 's/^global_step_\([0-9][0-9]*\)$/\1/p' | sort -n)
   if [[ -f "${tracker}" ]]; then
@@ -45,21 +47,66 @@ report_resume() {
   fi
 }
 
+run_metrics() { "${PYTHON}" "${LAUNCH_LIB}/run_metrics.py" "$@"; }
+
+# key=value words (from run_metrics.py) -> the value of key $1
+word_value() {
+  local key="$1" word
+  shift
+  for word in "$@"; do
+    if [[ "${word}" == "${key}="* ]]; then echo "${word#*=}"; fi
+  done
+  return 0
+}
+
+# VALIDATION_ALLOWANCE: seconds to keep free for a validation that may run after verl's
+# pre-expiry check. VALIDATION_S if set; else, with trainer.test_freq > 0, the longest validation
+# this job has logged (earlier runs' metrics*.jsonl, +10 %) or VALIDATION_DEFAULT_S (600) before
+# the first one; else 0. VALIDATION_WHY says which.
+validation_allowance() {
+  local words=() test_freq measured
+  if [[ -n "${VALIDATION_S:-}" ]]; then
+    VALIDATION_ALLOWANCE="${VALIDATION_S}" VALIDATION_WHY="VALIDATION_S"
+    return 0
+  fi
+  read -ra words <<<"$(run_metrics config "${JOB_LOG_DIR}/config.yaml" 2>/dev/null || true)"
+  test_freq="$(word_value test_freq "${words[@]}")"
+  if [[ -n "${test_freq}" ]] && ((test_freq <= 0)); then
+    VALIDATION_ALLOWANCE=0 VALIDATION_WHY="trainer.test_freq <= 0: no validation during training"
+    return 0
+  fi
+  read -ra words <<<"$(run_metrics steps "${JOB_LOG_DIR}"/metrics*.jsonl 2>/dev/null || true)"
+  measured="$(word_value max_testing_s "${words[@]}")"
+  measured="${measured%.*}"
+  if ((${measured:-0} > 0)); then
+    VALIDATION_ALLOWANCE=$((measured + measured / 10 + 1))
+    VALIDATION_WHY="the longest validation this job logged, +10 %"
+  else
+    VALIDATION_ALLOWANCE="${VALIDATION_DEFAULT_S:-600}"
+    VALIDATION_WHY="trainer.test_freq=${test_freq:-?}, none measured yet: VALIDATION_DEFAULT_S"
+  fi
+}
+
 export_expiry() {
   END_EPOCH=""
   local end
-  end="$(squeue -h -j "${JOB_ID}" -o %e 2>/dev/null | head -n1 || true)"
+  # squeue prints times in SLURM_TIME_FORMAT when the user sets it ("relative" gives "Tomorr
+  # 08:00", which `date -d` misreads); standard is ISO 8601
+  end="$(SLURM_TIME_FORMAT=standard squeue -h -j "${JOB_ID}" -o %e 2>/dev/null | head -n1 || true)"
   if [[ -z "${end}" || "${end}" == N/A || "${end}" == Unknown || "${end}" == NONE ]]; then
     log "time limit: none known (squeue EndTime '${end}'); no pre-expiry save"
     unset MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP
     return 0
   fi
-  END_EPOCH="$(date -d "${end}" +%s)"
+  END_EPOCH="$(date -d "${end}" +%s)" || die "cannot read the job's end time '${end}' from squeue"
   local grace="${STOP_GRACE:-60}"
-  export MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP=$((END_EPOCH - grace))
+  validation_allowance
+  export MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP=$((END_EPOCH - grace - VALIDATION_ALLOWANCE))
   log "time limit: the job ends $(date -u -d "@${END_EPOCH}" '+%F %T') UTC; verl saves when less than" \
-    "(longest step + 60 s + trainer.esi_redundant_time) remain before $(date -u -d "@$((END_EPOCH - grace))" +%T)" \
-    "(STOP_GRACE=${grace} s kept to stop and requeue)"
+    "(longest step + 60 s + trainer.esi_redundant_time) remain before" \
+    "$(date -u -d "@${MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP}" +%T) (STOP_GRACE=${grace} s kept to stop" \
+    "and requeue, ${VALIDATION_ALLOWANCE} s for a validation after the check: ${VALIDATION_WHY})"
+  log "env MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP=${MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP}"
 }
 
 # ------------------------------------------------------------------ trainer
@@ -92,9 +139,29 @@ stop_trainer() {
   TRAINER_PID=""
 }
 
+# When verl's pre-expiry window (expiry - longest step - 60 s - esi_redundant_time) opened before
+# USR1 came and verl has saved in it, that checkpoint is the one to keep: waiting for another
+# would hold the GPUs for a step that may not end before the limit.
+presaved_before_signal() {
+  local expiry="${MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP:-}" words=() longest redundant opened mtime
+  [[ -n "${expiry}" && "$(tracker_stamp)" != "${START_STAMP:-none}" ]] || return 1
+  read -ra words <<<"$(run_metrics steps "${VERL_FILE_LOGGER_PATH:-/nonexistent}" 2>/dev/null || true)"
+  longest="$(word_value max_step_s "${words[@]}")"
+  longest="${longest:-0}"
+  read -ra words <<<"$(run_metrics config "${JOB_LOG_DIR}/config.yaml" 2>/dev/null || true)"
+  redundant="$(word_value esi_redundant_time "${words[@]}")"
+  redundant="${redundant:-0}"
+  opened=$((expiry - ${longest%.*} - 60 - ${redundant%.*}))
+  mtime="$(stat -c %Y "${CKPT_DIR}/${TRACKER_NAME}")"
+  ((mtime >= opened)) || return 1
+  log "time limit: verl's pre-expiry window opened at $(date -u -d "@${opened}" +%T) UTC, before the signal," \
+    "and checkpoint global_step_$(tracker_step) was saved in it: not waiting for another"
+}
+
 # After USR1: let the trainer finish the checkpoint verl starts near the expiry timestamp.
 wait_for_presave() {
   local before deadline now
+  presaved_before_signal && return 0
   before="$(tracker_stamp)"
   deadline=$(($(date +%s) + ${SAVE_WAIT:-600}))
   [[ -n "${END_EPOCH}" ]] && deadline=$((END_EPOCH - ${STOP_GRACE:-60}))
@@ -155,6 +222,17 @@ run_trainer() {
 # ------------------------------------------------------------------ requeue decision
 history_line() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"${CKPT_DIR}/${HISTORY_NAME}"; }
 
+# Progress since this run started: a checkpoint written (the tracker changed) or a training
+# step logged in this run's metrics file (verl's file logger, VERL_FILE_LOGGER_PATH).
+made_progress() {
+  local words=()
+  [[ "$(tracker_stamp)" != "${START_STAMP:-none}" ]] && return 0
+  read -ra words <<<"$(run_metrics steps "${VERL_FILE_LOGGER_PATH:-/nonexistent}" 2>/dev/null || true)"
+  local steps
+  steps="$(word_value steps "${words[@]}")"
+  ((${steps:-0} > 0))
+}
+
 after_run() {
   local outcome="$1" rc="$2" step restart="${SLURM_RESTART_COUNT:-0}" signature last=""
   step="$(tracker_step)"
@@ -181,6 +259,13 @@ after_run() {
     return 6
   fi
   if [[ "${outcome}" == failed && "${REQUEUE_ON_FAILURE:-1}" != 1 ]]; then
+    return "${rc}"
+  fi
+  if [[ "${outcome}" == failed ]] && ! made_progress; then
+    log "requeue: not requeued: the trainer failed before it made progress (no new checkpoint, no training" \
+      "step logged since this run started at global_step_${RESUME_STEP}); a requeue would repeat the crash after" \
+      "another queue wait and model load. Fix the cause (job log, ${JOB_LOG_DIR}) and resubmit with" \
+      "RUN_NAME=${RUN_NAME} to resume"
     return "${rc}"
   fi
   if ((restart >= ${MAX_REQUEUES:-20})); then

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""Print what a (dry-run) job would have trained, from the config verl composed for it.
+"""Print what a job trains, from the config verl composed for it, and what really happened.
 
 Reads the resolved ``config.yaml`` the launcher writes to ``LOG_ROOT/<job id>/`` and, when
 given, the data manifest, and prints the run in the terms a researcher checks before
 spending GPU hours: model, data, GRPO group size, batch arithmetic, lengths, optimiser,
-KL, rollout engine and replicas, reward, checkpoints.
+KL, rollout engine and replicas, reward, checkpoints. With ``--metrics LOG_ROOT/<job id>``
+(verl's ``metrics*.jsonl``, one file per run of a requeued job) it adds what the real run did:
+steps per run, the resume, rewards, first-step and steady seconds per step, the phase split,
+the checkpoint, the export and (``--rss``) the job's peak memory.
 
-Usage: ``python tools/demo/summary.py --config LOG_ROOT/<id>/config.yaml [--manifest M] [--job NAME]``
+Usage: ``python -m tools.demo.summary --config LOG_ROOT/<id>/config.yaml [--manifest M] [--job NAME]
+[--metrics LOG_ROOT/<id>] [--ckpt RUN_CKPT_DIR] [--job-log LOG] [--export DIR] [--rss FILE] [--wall S]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -111,11 +116,127 @@ def summarize(cfg: dict[str, Any], manifest: dict[str, Any] | None, job: str | N
     return rows
 
 
+PHASES = ("gen", "reward", "old_log_prob", "ref", "adv", "update_actor", "update_weights", "save_checkpoint")
+
+
+def read_runs(metrics_dir: Path) -> list[tuple[str, dict[int, dict[str, float]]]]:
+    """verl's file-logger records per run: metrics.jsonl, then metrics.restartN.jsonl in order."""
+
+    def order(path: Path) -> int:
+        match = re.search(r"restart(\d+)", path.name)
+        return int(match.group(1)) if match else 0
+
+    runs = []
+    for path in sorted(metrics_dir.glob("metrics*.jsonl"), key=order):
+        steps: dict[int, dict[str, float]] = {}
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("step"), int):
+                steps[record["step"]] = record.get("data", {})
+        runs.append((path.name, steps))
+    return runs
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def what_happened(
+    runs: list[tuple[str, dict[int, dict[str, float]]]],
+    job_log: Path | None,
+    ckpt: Path | None,
+    export: Path | None,
+    rss_file: Path | None,
+    wall: float | None,
+) -> list[tuple[str, str]]:
+    """Rows describing the real run from its metrics, log, checkpoint and export."""
+    rows: list[tuple[str, str]] = []
+    all_steps = sorted({s for _, steps in runs for s in steps})
+    rows.append(
+        (
+            "steps trained",
+            f"{len(all_steps)} ({', '.join(map(str, all_steps)) or 'none'}) in {len(runs)} run(s)",
+        )
+    )
+    first_times: list[float] = []
+    steady: list[dict[str, float]] = []
+    for i, (name, steps) in enumerate(runs, 1):
+        if not steps:
+            rows.append((f"run {i}", f"{name}: no steps"))
+            continue
+        ordered = sorted(steps)
+        first = steps[ordered[0]].get("timing_s/step")
+        if first is not None:
+            first_times.append(first)
+        steady += [steps[s] for s in ordered[1:]]
+        rows.append((f"run {i}", f"{name}: steps {ordered[0]}..{ordered[-1]}, first step {first or 0:.1f} s"))
+    if job_log is not None and job_log.exists():
+        text = job_log.read_text(errors="replace")
+        resumes = re.findall(r"resume: run \S+ resumes from (global_step_\d+)", text)
+        rows.append(("resume", f"from {', '.join(resumes)} (job log)" if resumes else "none (one run)"))
+        saved = re.findall(r"time limit: checkpoint (global_step_\d+) saved", text)
+        requeues = len(re.findall(r"requeue: scontrol requeue", text))
+        rows.append(
+            ("time limit", f"saved {', '.join(saved) or 'nothing'} after the warning; {requeues} requeue(s)")
+        )
+    scores = [
+        (s, d["critic/score/mean"])
+        for _, steps in runs
+        for s, d in sorted(steps.items())
+        if "critic/score/mean" in d
+    ]
+    if scores:
+        rows.append(("reward (mean)", ", ".join(f"step {s}: {v:+.3f}" for s, v in scores)))
+    step_s = [d["timing_s/step"] for d in steady if "timing_s/step" in d]
+    if step_s:
+        rows.append(
+            (
+                "seconds/step",
+                f"{_mean(step_s):.2f} s mean over {len(step_s)} steady step(s) (first steps: "
+                + ", ".join(f"{t:.1f}" for t in first_times)
+                + " s, warm-up)",
+            )
+        )
+        phases = []
+        for phase in PHASES:
+            mean = _mean([d[f"timing_s/{phase}"] for d in steady if f"timing_s/{phase}" in d])
+            if mean is not None:
+                phases.append(f"{phase} {mean:.2f}")
+        rows.append(("phases (s)", ", ".join(phases)))
+    if rss_file is not None and rss_file.exists():
+        rows.append(
+            (
+                "peak RSS",
+                f"{int(rss_file.read_text().strip()) / 2**30:.1f} GiB (sum over the job's processes)",
+            )
+        )
+    if ckpt is not None:
+        tracker = ckpt / "latest_checkpointed_iteration.txt"
+        kept = sorted(p.name for p in ckpt.glob("global_step_*"))
+        latest = tracker.read_text().strip() if tracker.exists() else "none"
+        rows.append(("checkpoint", f"{ckpt} (latest global_step_{latest}; kept {', '.join(kept) or 'none'})"))
+    if export is not None and (export / "config.json").exists():
+        arch = json.loads((export / "config.json").read_text()).get("architectures", ["?"])[0]
+        rows.append(("HF export", f"{export} ({arch}, safetensors + tokenizer; verl's model merger)"))
+    if wall is not None:
+        rows.append(("demo wall time", f"{wall:.0f} s"))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True, help="the resolved config.yaml the launcher wrote")
     parser.add_argument("--manifest", help="dataprep/prepare.py's manifest.json of the train data")
     parser.add_argument("--job", help="job script name to show")
+    parser.add_argument("--metrics", type=Path, help="LOG_ROOT/<job id>: the real run's metrics*.jsonl")
+    parser.add_argument("--ckpt", type=Path, help="the run's checkpoint dir")
+    parser.add_argument("--job-log", type=Path, help="the Slurm job log (resume, time limit, requeue)")
+    parser.add_argument("--export", type=Path, help="the exported Hugging Face folder")
+    parser.add_argument("--rss", type=Path, help="file holding the job's peak RSS in bytes")
+    parser.add_argument("--wall", type=float, help="the demo's wall time so far, seconds")
     args = parser.parse_args(argv)
     cfg_path = Path(args.config)
     if not cfg_path.is_file():
@@ -127,6 +248,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     manifest = json.loads(Path(args.manifest).read_text()) if args.manifest else None
     rows = summarize(cfg, manifest, args.job)
+    if args.metrics is not None:
+        runs = read_runs(args.metrics)
+        if not runs:
+            print(f"demo_summary: no metrics*.jsonl in {args.metrics}", file=sys.stderr)
+            return 1
+        rows += [("", "")] + what_happened(runs, args.job_log, args.ckpt, args.export, args.rss, args.wall)
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(f"    {key.ljust(width)}  {value}")

@@ -7,7 +7,8 @@ seconds, and saves verl's checkpoint layout (``global_step_N/actor/...``, ``data
 tracker, written last) every ``trainer.save_freq`` steps, at the last step, and when verl's own
 ``should_save_ckpt_esi`` says the expiry timestamp the launcher exported
 (``MLP_CURRENT_CAPACITY_BLOCK_EXPIRATION_TIMESTAMP``) is near. It keeps at most
-``trainer.max_actor_ckpt_to_keep`` checkpoints, like verl.
+``trainer.max_actor_ckpt_to_keep`` checkpoints, like verl, and logs each step as verl's file
+logger does (``{"step": N, "data": {"timing_s/step": ...}}`` to ``VERL_FILE_LOGGER_PATH``).
 
     TRAINER_CMD='python tools/testbed/fake_trainer.py "$@"'   # the launcher passes the trainer args
 
@@ -19,6 +20,7 @@ Settings: the Hydra overrides ``trainer.save_freq=``, ``trainer.total_training_s
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -77,6 +79,9 @@ def main(args: list[str]) -> int:
     fail_at = int(os.environ.get("FAKE_FAIL_AT", "0"))
     tracker = ckpt_dir / TRACKER
     step = int(tracker.read_text().strip()) if tracker.exists() else 0
+    metrics_path = os.environ.get("VERL_FILE_LOGGER_PATH")
+    # verl's FileLogger opens its file with "wb" when the trainer starts
+    metrics = open(metrics_path, "wb", buffering=0) if metrics_path else None
     say(f"resumed from global_step_{step}" if step else "fresh start")
     say(f"args: {' '.join(args)}")
     max_step_s = 0.0
@@ -89,6 +94,12 @@ def main(args: list[str]) -> int:
         time.sleep(step_s)
         max_step_s = max(max_step_s, time.monotonic() - t0)
         say(f"step {step}/{total}")
+        if metrics is not None:
+            row = {
+                "step": step,
+                "data": {"timing_s/step": time.monotonic() - t0, "training/global_step": step},
+            }
+            metrics.write(json.dumps(row).encode() + b"\n")
         near_expiry = should_save_ckpt_esi(max_steps_duration=max_step_s, redundant_time=redundant)
         if save_freq > 0 and (step == total or step % save_freq == 0 or near_expiry):
             if near_expiry and step % save_freq and step != total:

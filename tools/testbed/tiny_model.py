@@ -3,20 +3,23 @@
 
 The directory holds what verl, the data tools and preflight read from a model path:
 
-- ``config.json`` of a 2-layer Qwen2-style decoder (real keys, tiny sizes);
+- ``config.json`` of a 2-layer decoder (real keys, tiny sizes): Qwen2-style by default, or
+  ``--family phi3``: Phi-4-reasoning-plus's architecture (``Phi3ForCausalLM``: fused qkv and
+  gate/up projections, grouped-query attention, untied embeddings) with head_dim 32, the
+  smallest vLLM's CPU attention accepts (it rejects 16);
 - a real *fast* tokenizer (byte-level BPE trained here on a small built-in corpus), with a
   ChatML-style chat template and, like Phi-4-reasoning's tokenizer, ``<think>`` and
   ``</think>`` registered as added **special** tokens (so ``skip_special_tokens=True`` strips
   them — the case the reward manager has to handle);
-- optionally random ``model.safetensors`` weights (``--with-weights``), for code that loads
-  the model on CPU;
+- optionally random ``model.safetensors`` weights (``--with-weights``, seeded), for code that
+  loads the model on CPU (FSDP, vLLM's CPU build, transformers);
 - or, with ``--shape CONFIG.json``, a stand-in for a big model: that model's architecture keys
   (layers, hidden size, heads, vocab, context length, ...) in ``config.json`` with the tiny
   tokenizer, so tools that only read the config (preflight's memory estimate) see the real shape.
 
 Nothing is downloaded. The output is deterministic for a given version of ``tokenizers``.
 
-Usage: ``python tools/testbed/tiny_model.py OUT_DIR [--with-weights]``
+Usage: ``python -m tools.testbed.tiny_model OUT_DIR [--family phi3] [--with-weights]``
 """
 
 from __future__ import annotations
@@ -74,7 +77,45 @@ def _train_tokenizer(vocab_size: int):  # -> tokenizers.Tokenizer
     return tok
 
 
-def _model_config(vocab_size: int, pad_id: int, eos_id: int) -> dict[str, object]:
+FAMILIES = ("qwen2", "phi3")
+
+
+def _phi3_config(vocab_size: int, pad_id: int, eos_id: int) -> dict[str, object]:
+    """Phi-4-reasoning-plus's family (its config.json: Phi3ForCausalLM, model_type phi3), tiny."""
+    return {
+        "architectures": ["Phi3ForCausalLM"],
+        "model_type": "phi3",
+        "hidden_size": 128,
+        "intermediate_size": 256,
+        "num_hidden_layers": 2,
+        # head_dim = hidden_size / heads = 32; 4 query heads share 2 key/value heads, as
+        # Phi-4's 40 share 10
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "hidden_act": "silu",
+        "max_position_embeddings": 4096,
+        "original_max_position_embeddings": 4096,
+        "rms_norm_eps": 1e-5,
+        "rope_theta": 250000.0,
+        "partial_rotary_factor": 1.0,
+        "resid_pdrop": 0.0,
+        "embd_pdrop": 0.0,
+        "attention_dropout": 0.0,
+        "sliding_window": None,
+        "tie_word_embeddings": False,
+        "torch_dtype": "bfloat16",
+        "vocab_size": vocab_size,
+        "bos_token_id": None,
+        "eos_token_id": eos_id,
+        "pad_token_id": pad_id,
+    }
+
+
+def _model_config(vocab_size: int, pad_id: int, eos_id: int, family: str = "qwen2") -> dict[str, object]:
+    if family == "phi3":
+        return _phi3_config(vocab_size, pad_id, eos_id)
+    if family != "qwen2":
+        raise ValueError(f"unknown model family {family!r}; choose one of {', '.join(FAMILIES)}")
     return {
         "architectures": ["Qwen2ForCausalLM"],
         "model_type": "qwen2",
@@ -104,6 +145,7 @@ def make_tiny_model(
     with_weights: bool = False,
     vocab_size: int = 512,
     shape: dict[str, object] | None = None,
+    family: str = "qwen2",
 ) -> Path:
     """Create the tiny model directory at ``out_dir`` (replaced atomically) and return its path.
 
@@ -129,7 +171,7 @@ def make_tiny_model(
         fast.save_pretrained(tmp)
         # Round the embedding size up to a multiple of 64, as real checkpoints do.
         n_vocab = -(-len(fast) // 64) * 64
-        config = _model_config(n_vocab, fast.pad_token_id, fast.eos_token_id)
+        config = _model_config(n_vocab, fast.pad_token_id, fast.eos_token_id, family)
         if shape is not None:
             config.update({k: v for k, v in shape.items() if not k.startswith("_")})
             config["eos_token_id"], config["pad_token_id"] = fast.eos_token_id, fast.pad_token_id
@@ -156,7 +198,7 @@ def _write_random_weights(model_dir: Path) -> None:
 
     torch.manual_seed(0)
     config = AutoConfig.from_pretrained(model_dir)
-    model = AutoModelForCausalLM.from_config(config)
+    model = AutoModelForCausalLM.from_config(config).to(torch.bfloat16)
     model.save_pretrained(model_dir, safe_serialization=True)
 
 
@@ -164,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", help="directory to create (replaced if it exists)")
     parser.add_argument("--with-weights", action="store_true", help="also write random safetensors weights")
+    parser.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default="qwen2",
+        help="architecture: qwen2 (default) or phi3 (Phi-4-reasoning-plus's, head_dim 32 for vLLM on CPU)",
+    )
     parser.add_argument(
         "--shape",
         metavar="CONFIG_JSON",
@@ -190,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             if not sep or not value.lstrip("-").isdigit():
                 parser.error(f"--set {item!r}: expected KEY=INTEGER")
             shape[key] = int(value)
-    path = make_tiny_model(args.out_dir, with_weights=args.with_weights, shape=shape)
+    path = make_tiny_model(args.out_dir, with_weights=args.with_weights, shape=shape, family=args.family)
     print(f"tiny_model: wrote {path}")
     return 0
 

@@ -143,7 +143,9 @@ def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
 @pytest.mark.parametrize(
     ("gold", "pred", "want"),
     [
-        ("x^2-1", "(x-1)(x+1)", True),  # equal exactly at three rational points, both rational
+        ("x^2-1", "(x-1)(x+1)", None),  # equal at the probe points proves nothing: math-verify decides
+        # a wrong answer built to match at the probe points must never be credited by the fast path
+        ("x^2-1", "x^2-1+(x-\\frac{2}{7})(x-\\frac{3}{11})(x+\\frac{5}{13})", None),
         ("x^2-1", "(x-1)^2", False),  # different at a rational point: a proof
         ("n^{2}+n+1", "4\\sqrt{2}", False),  # varies against a constant
         ("-1", "i^2", None),  # i may be the imaginary unit: math-verify decides
@@ -151,6 +153,12 @@ def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
 )
 def test_expressions_are_decided_by_exact_evaluation(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+def test_a_wrong_answer_matching_the_probe_points_is_not_credited() -> None:
+    pred = "x^2-1+(x-\\frac{2}{7})(x-\\frac{3}{11})(x+\\frac{5}{13})"
+    assert is_equivalent("x^2-1", pred, timeout_s=30.0) is False
+    assert is_equivalent("x^2-1", "(x-1)(x+1)", timeout_s=30.0) is True
 
 
 # -- escapes: compute_score never raises ---------------------------------------------------------
@@ -359,7 +367,8 @@ def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | 
 @pytest.mark.parametrize(
     ("gold", "pred", "want"),
     [
-        ("y = x^2+2x+1", "2x+ 1+x^2", True),  # a reference that names its value
+        ("y = x^2+2x+1", "x^2 + 2x + 1", True),  # a reference that names its value
+        ("y = x^2+2x+1", "2x+ 1+x^2", None),  # same value, other form: math-verify decides
         ("y=x+1", "x+2", False),
         ("(p,q)=(3,2)", "\\boxed{(3, 2)}", True),
         ("(p,q,r)=(3,2,7)", "(3,2,7)", True),

@@ -39,8 +39,13 @@ cpu_mode_env() {
   # vLLM's CPU backend: KV cache size in GiB (else it reserves gpu_memory_utilization x RAM)
   export VLLM_CPU_KVCACHE_SPACE="${CPU_KVCACHE_GIB:-1}"
   export OMP_NUM_THREADS="${CPU_THREADS:-1}" MKL_NUM_THREADS="${CPU_THREADS:-1}"
+  # Ray's CPU count is a scheduling budget here, not a pinning: verl's workers ask for several
+  # CPUs per declared GPU (a {GPU: 1, CPU: 3} bundle), while emulated nodes share the host's few
+  # cores, so ray_node.sh's default (the step's affinity mask) would leave them unschedulable.
+  # Declare the node's Slurm CPU count instead; RAY_NUM_CPUS from the site file wins.
+  export RAY_NUM_CPUS="${RAY_NUM_CPUS:-${SLURM_CPUS_ON_NODE:-16}}"
   log "cpu mode: verl platform cpu (tools/cpu_train), vLLM CPU build, ${GPUS} declared GPU(s) per node;" \
-    "KV cache ${VLLM_CPU_KVCACHE_SPACE} GiB per replica, ${OMP_NUM_THREADS} thread(s) per process"
+    "KV cache ${VLLM_CPU_KVCACHE_SPACE} GiB per replica, ${OMP_NUM_THREADS} thread(s) per process, Ray CPUs ${RAY_NUM_CPUS}"
 }
 
 cpu_mode_overrides() {

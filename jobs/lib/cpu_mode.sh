@@ -54,6 +54,9 @@ cpu_mode_overrides() {
     "trainer.device=cpu"
     # vLLM's sleep mode (freeing weights/KV cache between rollouts) needs CUDA's allocator
     "+actor_rollout_ref.rollout.enable_sleep_mode=false"
+    # activation offload copies activations to pinned host buffers, which need an accelerator
+    # (verl/utils/activation_offload.py:176); on CPU the activations are in host memory already
+    "actor_rollout_ref.model.enable_activation_offload=false"
     "actor_rollout_ref.rollout.enforce_eager=true"
     # weight sync through vLLM's layer-wise reload (tools/cpu_train/vllm_reload.py)
     "+actor_rollout_ref.rollout.engine_kwargs.vllm.worker_extension_cls=tools.cpu_train.vllm_reload.LayerwiseReloadWorkerExtension"

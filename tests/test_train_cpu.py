@@ -207,7 +207,8 @@ def test_time_limit_saves_requeues_and_resumes_from_the_real_checkpoint(real_run
     assert real_run.rc == 0, real_run.why()
     text = real_run.text()
     assert "time limit: USR1 received" in text, real_run.why()
-    saved = re.search(r"time limit: checkpoint global_step_(\d+) saved", text)
+    # either the save the launcher waited for, or one verl made in its pre-expiry window already
+    saved = re.search(r"time limit: .*checkpoint global_step_(\d+) (?:was )?saved", text)
     assert saved, real_run.why()
     step = int(saved.group(1))
     assert step >= 2

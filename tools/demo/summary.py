@@ -177,7 +177,7 @@ def what_happened(
         text = job_log.read_text(errors="replace")
         resumes = re.findall(r"resume: run \S+ resumes from (global_step_\d+)", text)
         rows.append(("resume", f"from {', '.join(resumes)} (job log)" if resumes else "none (one run)"))
-        saved = re.findall(r"time limit: checkpoint (global_step_\d+) saved", text)
+        saved = re.findall(r"time limit: .*checkpoint (global_step_\d+) (?:was )?saved", text)
         requeues = len(re.findall(r"requeue: scontrol requeue", text))
         rows.append(
             ("time limit", f"saved {', '.join(saved) or 'nothing'} after the warning; {requeues} requeue(s)")

@@ -100,7 +100,8 @@ echo "${job_id}" >"${demo}/last_job"
 note "job ${job_id}; log ${job_log#"${root}"/}"
 
 step "7/9 meanwhile, the SGLang job as a dry run (SGLang has no CPU build): DRY_RUN=1 sbatch --wait jobs/phi4_sglang.sh"
-DRY_RUN=1 sbatch --parsable --wait --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=4 \
+# no SGLang in the CPU demo: the per-node engine import check is skipped (PROBE_ENGINE=)
+DRY_RUN=1 PROBE_ENGINE="" sbatch --parsable --wait --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=4 \
   --output="${demo}/slurm/dry-%j.log" jobs/phi4_sglang.sh "${overrides[@]}" >"${demo}/slurm/dry.id" 2>&1 &
 dry_pid=$!
 

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from omegaconf import OmegaConf
 
+from tools.demo.watch import TERMINAL  # the Slurm job states that end a job
+
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = ("phi4_sglang", "phi4_vllm", "gsm8k_qwen_sglang", "gsm8k_qwen_vllm")
 # one-node jobs (70B LoRA on 8 GPUs): accepted by sbatch and dry-run on one node only
@@ -33,16 +35,6 @@ EXPERIMENT = {
     "phi4_vllm": "phi4_omni_math",
     "gsm8k_qwen_sglang": "gsm8k_qwen",
     "gsm8k_qwen_vllm": "gsm8k_qwen",
-}
-TERMINAL = {
-    "COMPLETED",
-    "FAILED",
-    "CANCELLED",
-    "TIMEOUT",
-    "NODE_FAIL",
-    "OUT_OF_MEMORY",
-    "BOOT_FAIL",
-    "DEADLINE",
 }
 # concurrent dry runs on two 16-CPU emulated nodes: never exclusive, a share of the 8 GPUs
 SHARED = ["--exclusive=user", "--cpus-per-task=1"]

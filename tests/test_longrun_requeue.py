@@ -270,7 +270,9 @@ def test_run_that_dies_before_its_first_step_is_not_requeued(long_runs: dict[str
 
 
 @pytest.mark.timeout(600)
-def test_resubmitting_a_complete_run_ends_before_ray(local_slurm: Any, site_root: Path, engine_site: Path) -> None:
+def test_resubmitting_a_complete_run_ends_before_ray(
+    local_slurm: Any, site_root: Path, engine_site: Path
+) -> None:
     """A run already at trainer.total_training_steps is not started (verl would exit at once and the
     launcher would requeue it as a time limit without progress)."""
     run = "already-complete"

@@ -39,6 +39,7 @@ from rewards.extract import (
     tail,
     verify_text,
 )
+from rewards.poly_identity import same_polynomial
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -719,7 +720,7 @@ def _expressions_decide(gold: str, pred: str) -> bool | None:
         return None
     if any(_differ(a, b) for a, b in zip(vg, vp, strict=True)):
         return False
-    return None
+    return same_polynomial(gold, pred, lg)  # a proof on a grid when both are polynomials
 
 
 def _is_matrix(v: _Value) -> bool:

@@ -29,7 +29,7 @@ from tools.demo import watch
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
-STEPS = 8  # the warning goes out after global_step_2: 6 steady steps (~3 s each) of margin
+STEPS = 5  # the warning goes out after global_step_2: 3 steady steps (~3 s each, each saved) of margin
 BOUND_S = 1200  # both runs: ~5 min on an idle 2-core machine, 16 under a load of 12; a hang is cancelled here
 OVERRIDES = (
     "data.train_batch_size=4",

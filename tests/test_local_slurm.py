@@ -100,6 +100,26 @@ def test_up_again_is_a_no_op_and_env_points_at_the_cluster(local_slurm: LocalSlu
 
 @pytest.mark.slurm
 @pytest.mark.slow
+def test_up_with_other_settings_refuses_while_jobs_run(local_slurm: LocalSlurm, tmp_path: Path) -> None:
+    """`up` with settings that would restart the cluster (another port, GPU count...) must not kill
+    the jobs on it (a demo, another shell's tests): it refuses, names the jobs and the way out."""
+    job_id = local_slurm.run(
+        ["sbatch", "--parsable", "--time=2", f"--output={tmp_path}/sleep-%j.out", "--wrap", "sleep 60"],
+        cwd=tmp_path,
+    ).stdout.strip()
+    try:
+        env = dict(os.environ, LOCAL_SLURM_DIR=str(local_slurm.dir), LOCAL_SLURM_GPUS="3")
+        proc = run_script("up", env=env)
+        assert proc.returncode == 1, proc.stdout
+        assert job_id in proc.stdout and "LOCAL_SLURM_DIR" in proc.stdout, proc.stdout
+        state = _scontrol_job(local_slurm, job_id)
+        assert "JobState=RUNNING" in state or "JobState=PENDING" in state, state
+    finally:
+        local_slurm.run(["scancel", job_id], check=False)
+
+
+@pytest.mark.slurm
+@pytest.mark.slow
 def test_two_jobs_share_the_nodes_when_gpus_allow(local_slurm: LocalSlurm, tmp_path: Path) -> None:
     """Two 2-node jobs (4 GPUs each) run at the same time: each waits to see the other start."""
     job = tmp_path / "pair.sh"

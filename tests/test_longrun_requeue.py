@@ -267,3 +267,32 @@ def test_run_that_dies_before_its_first_step_is_not_requeued(long_runs: dict[str
     assert "failing at step 1" in text and "failed before it made progress" in text
     assert "scontrol requeue" not in text
     assert not ray_left(job)
+
+
+@pytest.mark.timeout(600)
+def test_resubmitting_a_complete_run_ends_before_ray(
+    local_slurm: Any, site_root: Path, engine_site: Path
+) -> None:
+    """A run already at trainer.total_training_steps is not started (verl would exit at once and the
+    launcher would requeue it as a time limit without progress)."""
+    run = "already-complete"
+    ckpt = site_root / "ckpt" / EXPERIMENT / run
+    (ckpt / "global_step_5" / "actor").mkdir(parents=True, exist_ok=True)
+    (ckpt / "latest_checkpointed_iteration.txt").write_text("5\n")
+    job = submit(
+        local_slurm,
+        "gsm8k_qwen_vllm",
+        engine_site,
+        "--gres=gpu:1",
+        "--exclusive=user",
+        "--cpus-per-task=1",
+        overrides=("trainer.total_training_steps=5",),
+        RUN_NAME=run,
+        **SHORT,
+    )
+    wait_all(local_slurm, [job], timeout=120)
+    text = job.text()
+    assert job.state == "COMPLETED" and job.restarts == 0, text[-4000:]
+    assert "is complete: global_step_5 >= trainer.total_training_steps=5" in text
+    assert "ray:" not in text and "trainer: starting" not in text and "scontrol requeue" not in text
+    subprocess.run(["rm", "-rf", str(ckpt)], check=True)

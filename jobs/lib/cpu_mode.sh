@@ -60,6 +60,12 @@ cpu_mode_overrides() {
     "actor_rollout_ref.rollout.enforce_eager=true"
     # weight sync through vLLM's layer-wise reload (tools/cpu_train/vllm_reload.py)
     "+actor_rollout_ref.rollout.engine_kwargs.vllm.worker_extension_cls=tools.cpu_train.vllm_reload.LayerwiseReloadWorkerExtension"
+    # torch.compile of the entropy kernel (verl/workers/engine/fsdp/transformer_impl.py:183) runs
+    # Inductor's C++ codegen + gcc in every training process on its first step: ~35 s of a 2-core
+    # machine for a few milliseconds of eager work at toy size. GPU runs keep it.
+    "actor_rollout_ref.actor.use_torch_compile=false"
+    "actor_rollout_ref.actor.fsdp_config.use_torch_compile=false"
+    "actor_rollout_ref.ref.fsdp_config.use_torch_compile=false"
     # the shared-memory buffer for that sync (verl's default 2 GiB is sized for GPUs)
     "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=64"
     # each agent-loop and reward worker is a Ray actor of ~0.3 GB

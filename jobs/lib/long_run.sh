@@ -47,6 +47,18 @@ report_resume() {
   fi
 }
 
+# A run resumed at or past trainer.total_training_steps has nothing left to train: verl would load
+# the checkpoint and exit at once, and the launcher would count that as a run without progress.
+# Say so and end the job before Ray starts (returns 0: complete; 1: steps remain or unknown).
+run_already_complete() {
+  local words=() total
+  read -ra words <<<"$(run_metrics config "${JOB_LOG_DIR}/config.yaml" 2>/dev/null || true)"
+  total="$(word_value total_training_steps "${words[@]}")"
+  ((${total:-0} > 0 && RESUME_STEP >= total)) || return 1
+  log "resume: run ${RUN_NAME} is complete: global_step_${RESUME_STEP} >= trainer.total_training_steps=${total};" \
+    "nothing to train. To train further, raise trainer.total_training_steps; to start over, use a new RUN_NAME"
+}
+
 run_metrics() { "${PYTHON}" "${LAUNCH_LIB}/run_metrics.py" "$@"; }
 
 # key=value words (from run_metrics.py) -> the value of key $1

@@ -1,7 +1,8 @@
 """What the launcher needs from verl's JSONL metrics and the composed config (long_run.sh).
 
     python jobs/lib/run_metrics.py steps FILE...     training steps logged, longest step, longest validation
-    python jobs/lib/run_metrics.py config FILE       trainer.test_freq and trainer.esi_redundant_time
+    python jobs/lib/run_metrics.py config FILE       trainer.test_freq, trainer.esi_redundant_time and
+                                                     trainer.total_training_steps (0: set by the epochs)
 
 verl's file logger (``trainer.logger`` contains ``file``) writes one line per training step,
 ``{"step": N, "data": {"timing_s/step": ..., "timing_s/testing": ...}}``; a validation before
@@ -49,7 +50,7 @@ def step_summary(paths: list[Path]) -> dict[str, float]:
 
 
 def config_summary(path: Path) -> dict[str, float]:
-    """trainer.test_freq and trainer.esi_redundant_time of a composed config (verl's defaults if absent)."""
+    """trainer.test_freq, esi_redundant_time, total_training_steps of a composed config (verl's defaults if absent)."""
     import yaml
 
     config = yaml.safe_load(path.read_text()) or {}
@@ -57,6 +58,7 @@ def config_summary(path: Path) -> dict[str, float]:
     return {
         "test_freq": int(trainer.get("test_freq", -1) or -1),
         "esi_redundant_time": float(trainer.get("esi_redundant_time", 0) or 0),
+        "total_training_steps": int(trainer.get("total_training_steps", 0) or 0),
     }
 
 

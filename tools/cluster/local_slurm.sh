@@ -348,6 +348,25 @@ write_configs() {
   return "${changed}"
 }
 
+# 0 when `up` with these settings would rewrite the running cluster's configuration
+configs_differ() {
+  [[ -f "${CONF_DIR}/slurm.conf" && -f "${CONF_DIR}/gres.conf" ]] || return 0
+  [[ "$(<"${CONF_DIR}/slurm.conf")" != "$(render_slurm_conf "$1")" ]] && return 0
+  [[ "$(<"${CONF_DIR}/gres.conf")" != "$(render_gres_conf "$1")" ]]
+}
+
+# A restart for new settings would kill the cluster's jobs (a demo, another shell's tests): refuse
+# while any is queued or running, asking the running cluster with its current configuration.
+refuse_restart_with_jobs() {
+  local jobs
+  jobs="$(SLURM_CONF="${CONF_DIR}/slurm.conf" timeout 10 squeue -h -o '%A' 2>/dev/null | tr '\n' ' ' || true)"
+  [[ -z "${jobs// /}" ]] && return 0
+  die "the cluster in ${DIR} runs with other settings and has jobs (${jobs% }); 'up' with" \
+    "${1} nodes, port ${PORT}, ${GPUS} GPUs/node would restart it and kill them. Fix: wait for them," \
+    "or 'tools/cluster/local_slurm.sh down' first, or give this cluster a directory of its own" \
+    "(LOCAL_SLURM_DIR=<dir> LOCAL_SLURM_PORT=<port>)"
+}
+
 # ---------------------------------------------------------------- daemons
 any_running() {
   live_pid "${RUN_DIR}/munged.pid" munged >/dev/null && return 0
@@ -491,6 +510,9 @@ do_up() {
   mkdir -p -- "${DIR}" "${LOG_DIR}"
   local was_running=1
   any_running && was_running=0
+  if ((was_running == 0)) && configs_differ "${nodes}"; then
+    refuse_restart_with_jobs "${nodes}"
+  fi
   if write_configs "${nodes}"; then
     if ((was_running == 0)); then
       info "configuration changed (now ${nodes} nodes, port ${PORT}, ${GPUS} GPUs/node): restarting the cluster; running jobs are lost"

@@ -7,7 +7,7 @@
 #   the time-limit warning -> verl's pre-expiry save -> requeue -> resume from that checkpoint ->
 #   finish -> export to a Hugging Face folder -> step-time report + PNG -> summary.
 # Everything lands in .demo/ (git-ignored). Needs the CPU engine env (make env-cpu; make demo
-# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (8), DEMO_TIMEOUT (1200 s,
+# builds it). Settings: DEMO_NODES (2), DEMO_ROWS (64), DEMO_STEPS (5), DEMO_TIMEOUT (1200 s,
 # the bound on the training job), CPU_ENV (.venv-cpu).
 set -euo pipefail
 
@@ -18,7 +18,7 @@ py="${root}/.venv/bin/python"
 cpu_env="${CPU_ENV:-${root}/.venv-cpu}"
 nodes="${DEMO_NODES:-2}"
 rows="${DEMO_ROWS:-64}"
-steps="${DEMO_STEPS:-8}"
+steps="${DEMO_STEPS:-5}"
 bound="${DEMO_TIMEOUT:-1200}"
 site="${demo}/site.env"
 data_dir="${demo}/data/omni_math"
@@ -36,6 +36,10 @@ die() {
 [[ -x "${cpu_env}/bin/python" && -f "${cpu_env}/.cpu-env-installed" ]] \
   || die "no CPU engine env at ${cpu_env} (torch + vLLM's CPU build + verl). Fix: make env-cpu (make demo builds it)"
 mkdir -p "${demo}"
+# A fresh run each time: the local cluster numbers its jobs from 1 again after a restart, and a
+# run dir left by an earlier demo under the same job id would be resumed (already finished) by
+# the launcher. Data, model and the cluster's state are rebuilt below anyway.
+rm -rf "${demo}/checkpoints" "${demo}/logs" "${demo}/slurm" "${demo}/export" "${demo}/report"
 
 step "1/9 local Slurm cluster: ${nodes} emulated nodes (tools/cluster/local_slurm.sh)"
 bash tools/cluster/local_slurm.sh up "${nodes}"

@@ -43,7 +43,7 @@ JOB = "jobs/r1distill70b_lora_vllm.sh"
 MODEL = "DeepSeek-R1-Distill-Llama-70B"
 RUN_NAME = "lora"
 FIRST, LAST = 2, 4  # run 1 trains steps 1-2, the resubmission 3-4
-BOUND_S = 1200  # each run: ~4 min on an idle 2-core machine, 10 under a load of 8; a hang is cancelled here
+BOUND_S = 1200  # each run: 7-8 min on this 2-core machine under a load of 6-25; a hang is cancelled here
 OVERRIDES = (
     "data.train_batch_size=4",
     "data.max_response_length=32",
@@ -205,7 +205,7 @@ def test_lora_job_trains_the_adapter_and_vllm_serves_it(lora_runs: LoraRuns) -> 
     # the actor's (bf16 noise) while the actor has moved away from the base (the KL loss against
     # the reference, which is the same model with the adapter switched off)
     moved, served = steps[2]["actor/kl_loss"], steps[2]["rollout_corr/k3_kl"]
-    assert moved > 10 * served, f"KL(actor||base) {moved} vs KL(vLLM||actor) {served}"
+    assert moved > 5 * served, f"KL(actor||base) {moved} vs KL(vLLM||actor) {served}"
 
 
 def test_checkpoint_holds_only_the_adapter_and_its_optimizer(lora_runs: LoraRuns) -> None:
@@ -228,12 +228,14 @@ def test_resubmission_resumes_the_adapter(lora_runs: LoraRuns) -> None:
     assert re.search(rf"Resuming from \S+/global_step_{FIRST}\b", text), run.why()
     steps = run.metrics()
     assert sorted(steps) == [FIRST + 1, LAST], run.why()
-    # the restored adapter is not the fresh one (B = 0 is the base: KL 0 as at step 1)
-    first = lora_runs.first.metrics()
-    assert first[1]["actor/kl_loss"] == 0
-    assert steps[FIRST + 1]["actor/kl_loss"] > 0.5 * first[FIRST]["actor/kl_loss"], (first, steps)
-    # and vLLM serves the restored adapter from the first step on
-    assert steps[FIRST + 1]["actor/kl_loss"] > 10 * steps[FIRST + 1]["rollout_corr/k3_kl"], steps
+    # verl loaded the adapter-only shard, and the adapter is the trained one: a fresh adapter
+    # (B = 0) is the base itself, KL 0 against the reference, as at step 1. vLLM serves the
+    # restored adapter from the first step on: the actor is away from the base (measured 0.008)
+    # while vLLM's log-probs are the actor's (0.0004); without it in vLLM the two would be equal
+    assert "Loaded LoRA-only checkpoint (16 keys)" in text, run.why()
+    assert lora_runs.first.metrics()[1]["actor/kl_loss"] == 0
+    kl, served = steps[FIRST + 1]["actor/kl_loss"], steps[FIRST + 1]["rollout_corr/k3_kl"]
+    assert kl > 5 * served, f"KL(actor||base) {kl} vs KL(vLLM||actor) {served}"
     assert (lora_runs.ckpt / "latest_checkpointed_iteration.txt").read_text().strip() == str(LAST)
     assert f"trainer: finished (run complete at global_step_{LAST})" in text
 

@@ -39,6 +39,7 @@ from rewards.extract import (
     tail,
     verify_text,
 )
+from rewards.poly_identity import same_polynomial
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -343,9 +344,15 @@ def _split_top(s: str, seps: str = ",;") -> list[str]:
 _RELATION_OPS = ("\\le", "\\ge", "<", ">", "\\ne", "\\neq", "\\leq", "\\geq")
 
 
+_IN_SET_RE = re.compile(r"^[a-zA-Z] ?\\in ?([(\[].*[)\]])$")
+
+
 def _drop_var_lhs(s: str) -> str:
     """``x = 3`` -> ``3`` when the left side is a single variable name; ``Max: 3`` -> ``3``."""
     s = _LABEL_RE.sub("", s, count=1) if ":" in s[:32] else s
+    m = _IN_SET_RE.match(s)
+    if m:
+        return m.group(1)
     if "=" not in s or any(op in s for op in _RELATION_OPS):
         return s
     if len(_split_top(s)) > 1:  # a list "x=1, y=2": each item is handled on its own
@@ -398,7 +405,7 @@ def _interval(s: str, depth: int) -> _Seq | None:
         for o in ops
     ]
     if len(ops) == 2:
-        if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[1]):
+        if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\([a-zA-Z]\)", sides[1]):
             return None
         if norm[0][0] != norm[1][0]:
             return None
@@ -461,7 +468,7 @@ def _value(s: str, depth: int = 0, decimal_comma: bool = False) -> _Value | None
     opener, closer, inner = "", "", s
     if s.startswith("\\{") and s.endswith("\\}"):
         opener, closer, inner = "{", "}", s[2:-2]
-    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]":
+    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and _closes_at_end(s):
         opener, closer, inner = s[0], s[-1], s[1:-1]
     parts = _split_top(inner)
     if opener == "" and len(parts) < 2:
@@ -476,9 +483,43 @@ def _value(s: str, depth: int = 0, decimal_comma: bool = False) -> _Value | None
         if v is None:
             return None
         items.append(v)
-    if opener in "([" and len(items) == 1 and isinstance(items[0], _Num):
-        return items[0]  # "(5)" is just 5
+    if opener in "([" and len(items) == 1 and (isinstance(items[0], _Num) or _is_matrix(items[0])):
+        return items[0]  # "(5)" is just 5; "(\begin{pmatrix}..\end{pmatrix})" is the matrix
     return _Seq(opener, closer, tuple(items))
+
+
+def _closes_at_end(s: str) -> bool:
+    """Whether the bracket that opens ``s`` is the one that closes it (``(1,2)``, not ``(1,2),(3,4)``)."""
+    depth = 0
+    for i, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i == len(s) - 1
+    return False
+
+
+def _has_repeats(v: _Value) -> bool:
+    return (
+        isinstance(v, _Seq)
+        and v.open in ("{", "")
+        and any(_values_equal(x, y) for i, x in enumerate(v.items) for y in v.items[i + 1 :])
+    )
+
+
+def _ambiguous_lists(a: _Value, b: _Value) -> bool:
+    """Lists the certain path must not judge: a repeated item in a set or bare list (math-verify
+    reads them as sets, ``(1,2),(1,2)`` = ``(1,2)``) or a list of numbers against a list of tuples
+    (``p=5,q=2;p=7,q=2`` against ``(5,2),(7,2)``)."""
+    if _has_repeats(a) or _has_repeats(b):
+        return True
+    if isinstance(a, _Seq) and isinstance(b, _Seq) and a.items and b.items:
+        kinds_a = {isinstance(x, _Seq) for x in a.items}
+        kinds_b = {isinstance(x, _Seq) for x in b.items}
+        return kinds_a != kinds_b
+    return False
 
 
 def _candidates(n: _Num) -> tuple[tuple[Fraction, int | None], ...]:
@@ -679,7 +720,7 @@ def _expressions_decide(gold: str, pred: str) -> bool | None:
         return None
     if any(_differ(a, b) for a, b in zip(vg, vp, strict=True)):
         return False
-    return None
+    return same_polynomial(gold, pred, lg)  # a proof on a grid when both are polynomials
 
 
 def _is_matrix(v: _Value) -> bool:
@@ -707,6 +748,8 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
     if vg is not None and vp is not None:
         if _is_matrix(vg) != _is_matrix(vp):
             return None  # a matrix against a tuple/list: math-verify's convention decides
+        if _ambiguous_lists(vg, vp):
+            return None
         return _values_equal(vg, vp)
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
         return False  # two different plain words/phrases
@@ -745,10 +788,17 @@ def _rename_variable(gold: str, pred: str) -> str:
 _NAMED_RHS_RE = re.compile(r"^(?:([a-zA-Z])|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\|([A-Z]{2,3})\|) ?=([^=]+)$")
 
 
+_NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
+_NAMED_RATIO_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$")
+
+
 def _named_rhs(s: str) -> str | None:
     """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
     ``|AB|=1`` -> ``1``. One ``=`` after a single-letter name (not ``e``/``i``), a tuple of such
     names or a segment's length, that the right side does not use, and no relation; else None."""
+    m = _NAMED_RATIO_RE.match(s)
+    if m:  # "V_{1}:V_{2}=11:21" -> "11:21"
+        return m.group(1).strip()
     m = _NAMED_RHS_RE.match(s)
     if not m or any(op in s for op in _RELATION_OPS):
         return None
@@ -793,6 +843,9 @@ def _answer_and_trust(text: str) -> tuple[str | None, bool]:
     or from an "answer is ..." phrase in prose (False: good enough to credit, not to refuse)."""
     if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
         got, source = extract_with_source(text)
+        if source == "boxed" and text.count("\\boxed") + text.count("\\fbox") > 1:
+            # several boxes: the extraction may have kept only some (prose between them)
+            return got, False
         return got, source in ("boxed", "hash")
     got = answer_of(text)
     return got, got is text

@@ -143,9 +143,12 @@ def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
 @pytest.mark.parametrize(
     ("gold", "pred", "want"),
     [
-        ("x^2-1", "(x-1)(x+1)", None),  # equal at the probe points proves nothing: math-verify decides
-        # a wrong answer built to match at the probe points must never be credited by the fast path
-        ("x^2-1", "x^2-1+(x-\\frac{2}{7})(x-\\frac{3}{11})(x+\\frac{5}{13})", None),
+        # equal at the probe points proves nothing; equal on a grid wider than the degree does
+        # (both sides are polynomials: rewards/poly_identity.py)
+        ("x^2-1", "(x-1)(x+1)", True),
+        # a wrong answer built to match at the probe points differs on the grid
+        ("x^2-1", "x^2-1+(x-\\frac{2}{7})(x-\\frac{3}{11})(x+\\frac{5}{13})", False),
+        ("\\frac{1}{x}", "\\frac{2}{2x}", None),  # not polynomials: math-verify decides
         ("x^2-1", "(x-1)^2", False),  # different at a rational point: a proof
         ("n^{2}+n+1", "4\\sqrt{2}", False),  # varies against a constant
         ("-1", "i^2", None),  # i may be the imaginary unit: math-verify decides
@@ -368,7 +371,8 @@ def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | 
     ("gold", "pred", "want"),
     [
         ("y = x^2+2x+1", "x^2 + 2x + 1", True),  # a reference that names its value
-        ("y = x^2+2x+1", "2x+ 1+x^2", None),  # same value, other form: math-verify decides
+        ("y = x^2+2x+1", "2x+ 1+x^2", True),  # same polynomial, other form: a proof on a grid
+        ("y = x^2+2x+1", "2x+ 1+x^3", False),
         ("y=x+1", "x+2", False),
         ("(p,q)=(3,2)", "\\boxed{(3, 2)}", True),
         ("(p,q,r)=(3,2,7)", "(3,2,7)", True),

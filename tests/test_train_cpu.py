@@ -29,7 +29,7 @@ from tools.demo import watch
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
-STEPS = 8  # the warning goes out after global_step_2: 6 steady steps (~3 s each) of margin
+STEPS = 5  # the warning goes out after global_step_2: 3 steady steps (~3 s each, each saved) of margin
 BOUND_S = 1200  # both runs: ~5 min on an idle 2-core machine, 16 under a load of 12; a hang is cancelled here
 OVERRIDES = (
     "data.train_batch_size=4",
@@ -69,6 +69,13 @@ class RealRun:
             + "\n".join(self.text().splitlines()[-60:])
             + self.output[-3000:]
         )
+
+
+def resumed_step(job_log: str) -> int:
+    """The step the first run left in the tracker: the launcher's 'global_step 0 -> N' at the stop."""
+    found = re.search(r"trainer: timelimit \(rc \d+\); global_step 0 -> (\d+)", job_log)
+    assert found, "the first run did not stop at the time limit"
+    return int(found.group(1))
 
 
 def metrics(path: Path) -> dict[int, dict[str, float]]:
@@ -182,7 +189,10 @@ def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys:
 def test_real_two_node_run_trains_and_saves_verl_checkpoints(real_run: RealRun) -> None:
     assert real_run.rc == 0, real_run.why()
     steps = {s for f in real_run.log_dir.glob("metrics*.jsonl") for s in metrics(f)}
-    assert max(steps) >= 2 and steps == set(range(1, STEPS + 1)), real_run.why()
+    # every step is logged, except possibly the one the first run saved while the launcher stopped
+    # it at the warning: verl logs a step's metrics after its checkpoint, so the stop can fall between
+    unlogged = set(range(1, STEPS + 1)) - steps
+    assert max(steps) >= 2 and unlogged <= {resumed_step(real_run.text())}, real_run.why()
     tracker = real_run.ckpt / "latest_checkpointed_iteration.txt"
     assert tracker.read_text().strip() == str(STEPS)
     actor = real_run.ckpt / f"global_step_{STEPS}" / "actor"
@@ -210,8 +220,10 @@ def test_time_limit_saves_requeues_and_resumes_from_the_real_checkpoint(real_run
     # either the save the launcher waited for, or one verl made in its pre-expiry window already
     saved = re.search(r"time limit: .*checkpoint global_step_(\d+) (?:was )?saved", text)
     assert saved, real_run.why()
-    step = int(saved.group(1))
-    assert step >= 2
+    # the newest complete checkpoint when the trainer stopped: the one named at the warning, or a
+    # later one verl finished while the launcher stopped it (the launcher logs "global_step 0 -> N")
+    step = resumed_step(text)
+    assert step >= int(saved.group(1)) >= 2, real_run.why()
     assert "Force saving checkpoint: ESI instance expiration approaching." in text  # verl's pre-expiry save
     assert f"requeue: scontrol requeue {real_run.job}" in text
     # run 2 (restart 1): the launcher and verl both say where it resumes from

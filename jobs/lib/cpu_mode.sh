@@ -39,6 +39,10 @@ cpu_mode_env() {
   # vLLM's CPU backend: KV cache size in GiB (else it reserves gpu_memory_utilization x RAM)
   export VLLM_CPU_KVCACHE_SPACE="${CPU_KVCACHE_GIB:-1}"
   export OMP_NUM_THREADS="${CPU_THREADS:-1}" MKL_NUM_THREADS="${CPU_THREADS:-1}"
+  # vLLM's CPU worker pins its OpenMP threads ("auto": vllm/utils/ompmultiprocessing.py:123) to
+  # the same first core in every replica, since each emulated node sees the whole host: two
+  # replicas then share core 0 while the others idle. Let the OS place them.
+  export VLLM_CPU_OMP_THREADS_BIND="${VLLM_CPU_OMP_THREADS_BIND:-nobind}"
   # Ray's CPU count is a scheduling budget here, not a pinning: verl's workers ask for several
   # CPUs per declared GPU (a {GPU: 1, CPU: 3} bundle), while emulated nodes share the host's few
   # cores, so ray_node.sh's default (the step's affinity mask) would leave them unschedulable.

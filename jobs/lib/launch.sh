@@ -3,7 +3,9 @@
 # call `launch_job "$@"`). One run:
 #   1. site file (SITE_ENV or jobs/site.env) -> required values checked, engine env activated
 #   2. allocation -> nodes, GPUs per node, run name, checkpoint dir, resume report
-#   3. preflight (tools/preflight/cli.py, when present) -> config composed with the real verl
+#   3. preflight (tools/preflight/cli.py, when present) -> config composed from verl's installed
+#      config files (jobs/lib/compose.py: what `main_ppo --cfg job` prints) -> a run already at
+#      trainer.total_training_steps ends here
 #   4. Ray: head on the first node, one worker per other node (srun --overlap), ports derived
 #      from the job id, wait until every node and GPU is registered, a probe task per node
 #   5. trainer in the background (python -m verl.trainer.main_ppo ... or TRAINER_CMD), `wait`ed

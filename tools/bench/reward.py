@@ -118,15 +118,43 @@ def mixed_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
 
 def time_calls(
     fn: Callable[[str, str], bool], pairs: list[tuple[str, str, bool]]
-) -> tuple[list[float], list[bool]]:
+) -> tuple[list[float], list[bool], float]:
+    """Wall time per call, results, and this process's CPU time over all calls."""
     times, results = [], []
+    cpu = 0.0
     for k, (g, p, _) in enumerate(pairs):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         results.append(bool(fn(g, p)))
         times.append(time.perf_counter() - t0)
+        cpu += time.process_time() - c0
         if (k + 1) % 100 == 0:
             print(f"  ... {k + 1}/{len(pairs)}", file=sys.stderr, flush=True)
-    return times, results
+    return times, results, cpu
+
+
+def children_cpu_s() -> float | None:
+    """CPU seconds used by this process's child processes (the symbolic workers): live children
+    from ``/proc`` plus reaped ones; None where ``/proc`` is not readable (not Linux)."""
+    import resource
+
+    me = str(os.getpid())
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    try:
+        entries = [d for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        return None
+    for d in entries:
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields[1] == me:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return total + ru.ru_utime + ru.ru_stime
 
 
 def p99(xs: list[float]) -> float:
@@ -259,7 +287,9 @@ def mv_baseline() -> Callable[[str, str], bool]:
     return baseline
 
 
-def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: float) -> dict[str, object]:
+def bench_equivalence(
+    sets: dict[str, list[tuple[str, str, bool]]], timeout_s: float, top: int = 20
+) -> dict[str, object]:
     """Per set: agreement with the labels for ours and math-verify over the same pairs, time for
     each (our verdict cache cleared before every set), and how ours decided."""
     from rewards import equivalence
@@ -271,28 +301,51 @@ def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: f
     print(f"(b) worker pool start-up (once per process, excluded): {time.perf_counter() - t0:.2f} s")
     for g, p, _ in HAND_PAIRS:  # warm math-verify's own lazy regex/parser caches too
         baseline(g, p)
-    header = f"    {'set':32s} {'pairs':>5s} {'ours':>7s} {'math-verify':>11s} {'speed':>7s} {'certain':>8s}"
+    header = (
+        f"    {'set':32s} {'pairs':>5s} {'ours':>7s} {'math-verify':>11s} {'speed':>7s} {'cpu':>7s} "
+        f"{'certain':>8s}"
+    )
     print(header)
     rows = []
     all_ours_t: list[float] = []
     all_base_t: list[float] = []
+    cpu_ours = cpu_base = 0.0
+    per_pair: list[tuple[float, float, str, str, str, str, bool]] = []
     disagreements: list[str] = []
     for name, pairs in sets.items():
         equivalence._cache.clear()
         before = equivalence.path_stats()
-        ours_t, ours_r = time_calls(lambda g, p: equivalence.is_equivalent(g, p, timeout_s), pairs)
+        paths: list[str] = []
+
+        def ours(g: str, p: str, paths: list[str] = paths) -> bool:
+            verdict = equivalence.compare(g, p, timeout_s)
+            paths.append(verdict.path)
+            return verdict.equal
+
+        kids0 = children_cpu_s()
+        ours_t, ours_r, ours_cpu = time_calls(ours, pairs)
+        kids1 = children_cpu_s()
         after = equivalence.path_stats()
-        base_t, base_r = time_calls(baseline, pairs)
+        base_t, base_r, base_cpu = time_calls(baseline, pairs)
+        if kids0 is not None and kids1 is not None:
+            ours_cpu += kids1 - kids0
+        cpu_ours += ours_cpu
+        cpu_base += base_cpu
         labels = [lab for _, _, lab in pairs]
         a_ours = sum(a == b for a, b in zip(ours_r, labels, strict=True)) / len(pairs)
         a_base = sum(a == b for a, b in zip(base_r, labels, strict=True)) / len(pairs)
         certain = (after["certain"] - before["certain"]) / len(pairs)
         ratio = sum(base_t) / max(sum(ours_t), 1e-9)
-        print(f"    {name:32s} {len(pairs):5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+        cpu_ratio = base_cpu / max(ours_cpu, 1e-9)
+        print(
+            f"    {name:32s} {len(pairs):5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {cpu_ratio:6.1f}x "
+            f"{certain:8.1%}"
+        )
         rows.append((name, len(pairs), a_ours, a_base, ratio, certain))
         all_ours_t += ours_t
         all_base_t += base_t
-        for (g, p, lab), r, b in zip(pairs, ours_r, base_r, strict=True):
+        for (g, p, lab), r, b, to, tb, path in zip(pairs, ours_r, base_r, ours_t, base_t, paths, strict=True):
+            per_pair.append((to, tb, path, name, g, p, lab))
             if r != lab and b == lab:
                 disagreements.append(
                     f"      [{name}] label {lab}, math-verify right: gold={g[:70]!r} pred={p[:70]!r}"
@@ -302,10 +355,22 @@ def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: f
     a_base = sum(r[1] * r[3] for r in rows) / total
     ratio = sum(all_base_t) / max(sum(all_ours_t), 1e-9)
     certain = sum(r[1] * r[5] for r in rows) / total
-    print(f"    {'ALL':32s} {total:5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {certain:8.1%}")
+    print(
+        f"    {'ALL':32s} {total:5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x "
+        f"{cpu_base / max(cpu_ours, 1e-9):6.1f}x {certain:8.1%}"
+    )
     print(
         f"    speed: ours {sum(all_ours_t) / total * 1e3:.3f} ms/pair, math-verify "
-        f"{sum(all_base_t) / total * 1e3:.3f} ms/pair (goal >= 10x)"
+        f"{sum(all_base_t) / total * 1e3:.3f} ms/pair (goal >= 10x); 'speed' is the ratio of wall "
+        "times, 'cpu' of CPU times (ours: this process and its workers), which a loaded machine "
+        "disturbs less"
+    )
+    decided = [x for x in per_pair if x[2] == "certain"]
+    rest_base = sum(x[1] for x in per_pair if x[2] != "certain")
+    print(
+        f"    math-verify's time on the pairs the certain path decided: {sum(x[1] for x in decided):.2f} s "
+        f"of {sum(all_base_t):.2f} s; on the others {rest_base:.2f} s: if ours cost on those what "
+        f"math-verify costs, the ratio would be at most {sum(all_base_t) / max(rest_base, 1e-9):.1f}x"
     )
     print(
         f"    median per pair: ours {statistics.median(all_ours_t) * 1e3:.3f} ms, math-verify "
@@ -315,6 +380,13 @@ def bench_equivalence(sets: dict[str, list[tuple[str, str, bool]]], timeout_s: f
     print(f"    pairs where ours is wrong and math-verify right: {len(disagreements)}")
     for line in disagreements[:15]:
         print(line)
+    for title, key in (("ours", 0), ("math-verify", 1)) if top > 0 else ():
+        print(f"    top {top} pairs by {title}'s time (ours ms, math-verify ms, how ours decided):")
+        for x in sorted(per_pair, key=lambda x: -x[key])[:top]:
+            print(
+                f"      {x[0] * 1e3:8.1f} {x[1] * 1e3:8.1f}  {x[2]:11s} [{x[3][:14]}] label {x[6]:d} "
+                f"gold={x[4][:50]!r} pred={x[5][:50]!r}"
+            )
     return {"rows": rows, "ours_t": all_ours_t, "base_t": all_base_t}
 
 
@@ -399,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--threads", type=int, default=16, help="threads for the latency test (default 16)")
     ap.add_argument("--timeout", type=float, default=3.0, help="timeout_s per comparison (default 3)")
+    ap.add_argument("--top", type=int, default=20, help="pairs listed by time, ours and math-verify's")
     ap.add_argument("--skip-phi4", action="store_true", help="only the equivalence benchmark")
     args = ap.parse_args(argv)
     try:
@@ -414,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_phi4:
         bench_phi4(args.samples, args.words, rng, args.repeat)
     sets = load_sets(args.data, fixtures_dir(), rng)
-    res = bench_equivalence(sets, args.timeout)
+    res = bench_equivalence(sets, args.timeout, args.top)
     lat = bench_threads(sets, args.threads, args.timeout)
     draw(args.png, res, lat)
     return 0

@@ -93,8 +93,10 @@ step "5/9 preflight on the 'login node' (the job runs the same check again befor
 mkdir -p "${demo}/slurm"
 export GRPO_REPO="${root}"
 step "6/9 training for real: sbatch --nodes=${nodes} --gres=gpu:1 jobs/phi4_vllm.sh (GRPO, ${steps} steps; bound ${bound} s)"
-# the job skips its own copy of step 5's preflight (PREFLIGHT=0): ~30 s of imports on 2 cores
-job_id="$(PREFLIGHT=0 sbatch --parsable --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=12 --time=15 --signal=B:USR1@20 \
+# the job skips its own copy of step 5's preflight (PREFLIGHT=0: ~30 s of imports on 2 cores) and
+# the per-node import of vLLM in Ray's placement probe (PROBE_ENGINE=: all emulated nodes are this
+# host, and the trainer imports vLLM there a minute later); on a cluster both run by default
+job_id="$(PREFLIGHT=0 PROBE_ENGINE="" sbatch --parsable --nodes="${nodes}" --gres=gpu:1 --exclusive=user --cpus-per-task=12 --time=15 --signal=B:USR1@20 \
   --output="${demo}/slurm/job-%j.log" jobs/phi4_vllm.sh "${overrides[@]}")"
 job_id="${job_id%%;*}"
 job_log="${demo}/slurm/job-${job_id}.log"

@@ -34,6 +34,18 @@ def _get(cfg: dict[str, Any], dotted: str, default: object = None) -> Any:
     return node
 
 
+def _planned_steps(total: object, steps_per_epoch: int | None, epochs: object) -> str:
+    """trainer.total_training_steps when set (it wins over the epochs in verl), else epochs x steps."""
+    per_epoch = (
+        f"{steps_per_epoch} per epoch x {epochs} epoch(s) = {steps_per_epoch * int(str(epochs))}"
+        if steps_per_epoch is not None and epochs is not None
+        else f"total_epochs={epochs}"
+    )
+    if total not in (None, "", 0):
+        return f"{total} (trainer.total_training_steps; the data gives {per_epoch})"
+    return per_epoch
+
+
 def summarize(cfg: dict[str, Any], manifest: dict[str, Any] | None, job: str | None) -> list[tuple[str, str]]:
     """Rows of (what, value) describing the run the config defines."""
     nnodes = int(_get(cfg, "trainer.nnodes", 1))
@@ -71,12 +83,7 @@ def summarize(cfg: dict[str, Any], manifest: dict[str, Any] | None, job: str | N
             "per step",
             f"{tbs} prompts x n={n} = {tbs * n} sequences; actor update in mini-batches of {mini} prompts",
         ),
-        (
-            "steps",
-            f"{steps_per_epoch} per epoch x {epochs} epoch(s) = {steps_per_epoch * int(epochs)}"
-            if steps_per_epoch is not None and epochs is not None
-            else f"total_epochs={epochs}",
-        ),
+        ("steps", _planned_steps(_get(cfg, "trainer.total_training_steps"), steps_per_epoch, epochs)),
         (
             "lengths",
             f"prompt <= {_get(cfg, 'data.max_prompt_length')}, response <= {_get(cfg, 'data.max_response_length')} tokens",
@@ -155,12 +162,20 @@ def what_happened(
     """Rows describing the real run from its metrics, log, checkpoint and export."""
     rows: list[tuple[str, str]] = []
     all_steps = sorted({s for _, steps in runs for s in steps})
-    rows.append(
-        (
-            "steps trained",
-            f"{len(all_steps)} ({', '.join(map(str, all_steps)) or 'none'}) in {len(runs)} run(s)",
-        )
-    )
+    logged = f"{len(all_steps)} ({', '.join(map(str, all_steps)) or 'none'}) in {len(runs)} run(s)"
+    text = job_log.read_text(errors="replace") if job_log is not None and job_log.exists() else ""
+    stops = [int(n) for n in re.findall(r"trainer: timelimit \(rc \d+\); global_step \d+ -> (\d+)", text)]
+    unlogged = sorted(set(range(1, all_steps[-1] + 1)) - set(all_steps)) if all_steps else []
+    if unlogged:
+        # verl logs a step's metrics after its checkpoint: a stop at the time limit can fall between
+        why = [
+            f"step {s} trained and checkpointed, stopped before verl logged it"
+            if s in stops
+            else f"step {s}: no log"
+            for s in unlogged
+        ]
+        logged += f"; {'; '.join(why)}"
+    rows.append(("steps logged", logged))
     first_times: list[float] = []
     steady: list[dict[str, float]] = []
     for i, (name, steps) in enumerate(runs, 1):
@@ -173,14 +188,18 @@ def what_happened(
             first_times.append(first)
         steady += [steps[s] for s in ordered[1:]]
         rows.append((f"run {i}", f"{name}: steps {ordered[0]}..{ordered[-1]}, first step {first or 0:.1f} s"))
-    if job_log is not None and job_log.exists():
-        text = job_log.read_text(errors="replace")
+    if text:
         resumes = re.findall(r"resume: run \S+ resumes from (global_step_\d+)", text)
         rows.append(("resume", f"from {', '.join(resumes)} (job log)" if resumes else "none (one run)"))
         saved = re.findall(r"time limit: .*checkpoint (global_step_\d+) (?:was )?saved", text)
         requeues = len(re.findall(r"requeue: scontrol requeue", text))
+        stopped = ", ".join(f"global_step_{n}" for n in stops) or "nothing"
         rows.append(
-            ("time limit", f"saved {', '.join(saved) or 'nothing'} after the warning; {requeues} requeue(s)")
+            (
+                "time limit",
+                f"warning with {', '.join(saved) or 'nothing'} saved; trainer stopped with {stopped} on disk;"
+                f" {requeues} requeue(s)",
+            )
         )
     scores = [
         (s, d["critic/score/mean"])

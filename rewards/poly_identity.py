@@ -1,0 +1,122 @@
+"""Proof that two polynomial expressions are the same polynomial (``x^2-1`` and ``(x-1)(x+1)``).
+
+A fast-path helper for :mod:`rewards.equivalence`. Equality at a few fixed points proves nothing
+(``x^2-1`` and ``x^2-1 + (x-a)(x-b)(x-c)`` agree at ``a, b, c``), but equality on a grid does when
+the degree is bounded: a polynomial in ``k`` variables of degree at most ``D`` in each that
+vanishes on ``S^k`` with ``|S| > D`` is zero. So both sides must be *syntactically* polynomials:
+the variables appear only as factors raised to non-negative integer literals, never in a
+denominator, an exponent, a root or a function. For such an expression, ``D <= n * P`` where ``n``
+is the number of variable occurrences and ``P`` the product of all exponent literals (induction:
+a sum takes the max, a product the sum, ``e^m`` multiplies by ``m``). Both sides are then
+evaluated exactly (``fractions.Fraction``, :func:`rewards.const_eval.evaluate_exact`) on an integer
+grid of ``D + 1`` points per variable; equal everywhere is a proof. Nothing here evaluates text as
+code; the grid is capped at :data:`MAX_POINTS` evaluations.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from fractions import Fraction
+
+from rewards.const_eval import _Reject, _tokenize, evaluate_exact
+
+MAX_POINTS = 64
+"""Most grid points evaluated per side (so at most 2 * 64 exact evaluations of a short string)."""
+
+_MULTIPLY = ("\\cdot", "\\times")
+
+
+def _group_end(toks: list[str], j: int) -> int | None:
+    """Index after the ``{...}`` group or the single digit that starts at ``j`` (a ``\\frac`` argument)."""
+    if j >= len(toks):
+        return None
+    if toks[j] == "{":
+        depth = 0
+        for k in range(j, len(toks)):
+            depth += toks[k] == "{"
+            depth -= toks[k] == "}"
+            if depth == 0:
+                return k + 1
+        return None
+    return j + 1 if len(toks[j]) == 1 and toks[j].isdigit() else None
+
+
+def degree_bound(s: str, letters: frozenset[str]) -> int | None:
+    """An upper bound on the degree of ``s`` in each of ``letters`` when ``s`` is syntactically a
+    polynomial in them (see the module doc), else None."""
+    try:
+        toks = _tokenize(s)
+    except _Reject:
+        return None
+    occurrences, product = 0, 1
+    skip_from = skip_until = -1
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if skip_from <= i < skip_until:
+            i += 1
+            continue
+        if t in letters:
+            occurrences += 1
+        elif t == "^":
+            nxt = toks[i + 1 : i + 4]
+            if nxt[:1] and len(nxt[0]) == 1 and nxt[0].isdigit():
+                value, width = int(nxt[0]), 1
+            elif len(nxt) == 3 and nxt[0] == "{" and nxt[1].isdigit() and nxt[2] == "}":
+                value, width = int(nxt[1]), 3
+            else:
+                return None  # a variable, a sign or a fraction in an exponent
+            product *= max(1, value)
+            i += 1 + width
+            continue
+        elif t == "/":
+            nxt = toks[i + 1] if i + 1 < len(toks) else ""
+            if not re.fullmatch(r"\d+(?:\.\d*)?", nxt):
+                return None  # only division by a number literal
+        elif t == "\\frac":
+            if i + 1 < len(toks) and toks[i + 1].isdigit() and len(toks[i + 1]) == 2:
+                i += 2  # \frac12: a constant
+                continue
+            num_end = _group_end(toks, i + 1)
+            den_end = None if num_end is None else _group_end(toks, num_end)
+            if num_end is None or den_end is None or letters.intersection(toks[num_end:den_end]):
+                return None
+            skip_from, skip_until = num_end, den_end  # the denominator is a constant
+        elif t.startswith("\\"):
+            if t not in _MULTIPLY:
+                return None
+        elif t[0].isalpha():
+            return None  # a letter that is not one of the variables (e, i, a function name ...)
+        i += 1
+    return occurrences * product
+
+
+def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
+    sub = s
+    for letter, v in zip(letters, point, strict=True):
+        sub = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", f"({v})", sub)
+    got = evaluate_exact(sub)
+    return got if isinstance(got, Fraction) else None
+
+
+def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:
+    """True when ``a`` and ``b`` are provably the same polynomial in ``letters``, False when they
+    provably differ (exact values differ at a grid point), None when this cannot tell."""
+    if not letters:
+        return None
+    names = frozenset(letters)
+    da, db = degree_bound(a, names), degree_bound(b, names)
+    if da is None or db is None:
+        return None
+    side = max(da, db) + 1
+    if side ** len(letters) > MAX_POINTS:
+        return None
+    grid = range(-(side // 2), side - side // 2)
+    for point in itertools.product(grid, repeat=len(letters)):
+        va, vb = _at(a, letters, point), _at(b, letters, point)
+        if va is None or vb is None:
+            return None
+        if va != vb:
+            return False
+    return True

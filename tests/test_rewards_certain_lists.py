@@ -1,0 +1,67 @@
+"""Certain-path rules for lists of tuples, ``x \\in`` intervals, named ratios and bracketed matrices
+(rewards/equivalence.py), with the cases where a cheap verdict would be wrong: those must be left
+to math-verify (``None`` from ``decide_fast``) and then get math-verify's verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import decide_fast, is_equivalent
+
+CERTAIN = [
+    # a bare list of tuples: each tuple in order, the list in any order
+    ("(2,1),(1,2),(-1,-20),(-20,-1)", "(1, 2), (2, 1), (-1, -20), (-20, -1)", True),
+    ("(1,2),(3,4)", "(3,4),(1,2)", True),
+    ("(1,2),(3,4)", "(2,1),(3,4)", False),
+    ("(1,2),(3,4)", "(1,2),(3,5)", False),
+    # "x \in <interval>" is the interval
+    ("x \\in [-2,7]", "-2 \\le x \\le 7", True),
+    ("x \\in (1,2]", "(1,2]", True),
+    ("x \\in (1,2]", "(1,2)", False),
+    ("[-2,7]", "x \\in [-2,7)", False),
+    # a function value between two bounds
+    ("0<f(x)<1", "(0,1)", True),
+    ("0<f(x)<1", "[0,1)", False),
+    # a reference that names a ratio
+    ("V_{1}:V_{2}=11:21", "11:21", True),
+    ("$S_{MBCN}:S=7:32$", "$\\boxed{7:32}$", True),
+    # a matrix inside parentheses is the matrix
+    ("(\\begin{pmatrix}1\\\\2\\end{pmatrix})", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", True),
+    ("(\\begin{pmatrix}1\\\\2\\end{pmatrix})", "\\begin{pmatrix}2\\\\1\\end{pmatrix}", False),
+    # 0.33 for an exact 1/3 is refused, as math-verify refuses it
+    (
+        "(\\begin{pmatrix}\\frac{1}{3}\\\\ \\frac{1}{5} \\end{pmatrix})",
+        "\\begin{pmatrix}0.33\\\\0.2\\end{pmatrix}",
+        False,
+    ),
+    ("6", "first \\boxed{4} then \\boxed{6}", True),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), CERTAIN)
+def test_certain_list_interval_ratio_matrix_rules(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+LEFT_TO_MATH_VERIFY = [
+    # a repeated tuple: math-verify reads both sides as sets, so 5 tuples equal 6 with a repeat
+    (
+        "(37,3,3,13),(17,3,3,7),(3,37,3,13)",
+        "\\boxed{(3, 37, 3, 13), (17,3,3,7), (37,3,3,13), (17,3,3,7)}",
+        True,
+    ),
+    # labelled values against tuples: not the same shape, not a proof of difference
+    ("$p=5,q=2;p=7,q=2$", "$(5,2),(7,2)$", True),
+    # several boxes with prose between them: the extraction may keep only the last one
+    ("$$(3, 3), (1, 1)$$", "$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", True),
+    # a ratio that is equal but written differently is not decided by the text rule
+    ("V_{1}:V_{2}=11:21", "22:42", None),
+    ("(1,2),(3,4)", "(1,2)", False),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), LEFT_TO_MATH_VERIFY)
+def test_lists_the_certain_path_must_not_judge(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is None
+    if want is not None:
+        assert is_equivalent(gold, pred, timeout_s=30.0) is want

@@ -1,7 +1,7 @@
 # Real training on CPU (issue 13): the CPU engine env, and exporting checkpoints.
 #   make env-cpu                     build/update the CPU engine env (CPU_ENV, default .venv-cpu)
 #   make lock-cpu                    re-resolve envs/cpu-constraints.txt
-#   make export CKPT=<run ckpt dir> [STEP=N] OUT=<dir>   checkpoint -> Hugging Face folder
+#   make export CKPT=<run ckpt dir> [STEP=N] [BASE=<model dir>] OUT=<dir>   checkpoint -> Hugging Face folder
 .PHONY: env-cpu lock-cpu export
 
 CPU_ENV ?= $(ROOT)/.venv-cpu
@@ -20,9 +20,9 @@ env-cpu: ## build/update the CPU engine env at CPU_ENV (.venv-cpu): torch + vLLM
 lock-cpu: $(DEV_STAMP) ## re-resolve envs/cpu-constraints.txt (the CPU engine env's exact versions)
 	bash envs/build_cpu.sh lock
 
-export: ## checkpoint -> HF model folder: make export CKPT=<run ckpt dir> [STEP=N] OUT=<dir> (verl's model merger, EXPORT_ENV's torch)
+export: ## checkpoint -> HF model folder: make export CKPT=<run ckpt dir> [STEP=N] [BASE=<model dir>] OUT=<dir> (verl's model merger; a LoRA adapter is merged, BASE for save_lora_only runs)
 	@if [[ -z "$(CKPT)" || -z "$(OUT)" ]]; then \
-		echo "export: usage: make export CKPT=CKPT_ROOT/<experiment>/<run name> [STEP=N] OUT=<dir>" >&2; exit 2; fi
+		echo "export: usage: make export CKPT=CKPT_ROOT/<experiment>/<run name> [STEP=N] [BASE=<model dir>] OUT=<dir>" >&2; exit 2; fi
 	@if [[ -z "$(EXPORT_ENV)" ]]; then \
 		echo "export: no engine env with python found (site ENV_PREFIX_VLLM/ENV_PREFIX_SGLANG, $(CPU_ENV)): build one (make env-cpu) or set EXPORT_ENV=<env prefix>" >&2; exit 2; fi
-	"$(EXPORT_ENV)/bin/python" -m tools.export "$(CKPT)" $(if $(STEP),--step "$(STEP)") --out "$(OUT)"
+	"$(EXPORT_ENV)/bin/python" -m tools.export "$(CKPT)" $(if $(STEP),--step "$(STEP)") $(if $(BASE),--base "$(BASE)") --out "$(OUT)"

@@ -1,8 +1,9 @@
 """`make export` / `python -m tools.export`: bad checkpoints fail clearly and write nothing.
 
-The real export (verl's model merger on a real run's checkpoint, loaded by transformers) is
-tests/test_train_cpu.py::test_export_loads_in_transformers_and_generates; these cover the
-checks in front of it, on directories shaped like verl's layout.
+The real exports (verl's model merger on a real run's checkpoint, loaded by transformers) are
+tests/test_train_cpu.py::test_export_loads_in_transformers_and_generates and, for a LoRA run's
+merged adapter, tests/test_train_cpu_lora.py; these cover the checks in front of them, on
+directories shaped like verl's layout.
 """
 
 from __future__ import annotations
@@ -93,3 +94,29 @@ def test_refuses_to_replace_a_folder_it_did_not_write(
     assert main([str(tmp_path / "run"), "--out", str(out)]) == 2
     assert "was not written by an export" in capsys.readouterr().err
     assert (out / "keep.txt").read_text() == "mine"
+
+
+def lora_base(root: Path, hidden: int = 128, weights: bool = True) -> Path:
+    root.mkdir(parents=True)
+    (root / "config.json").write_text(json.dumps({"model_type": "phi3", "hidden_size": hidden}))
+    if weights:
+        (root / "model.safetensors").write_bytes(b"x")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda t: t / "nowhere", "no config.json there"),
+        (lambda t: lora_base(t / "b", weights=False), "no weights"),
+        (lambda t: lora_base(t / "b", hidden=256), "hidden_size: base 256, run 128"),
+    ],
+    ids=["no-config", "no-weights", "other-shape"],
+)
+def test_lora_export_refuses_a_base_that_is_not_the_runs_model(tmp_path: Path, make, message: str) -> None:
+    from tools.export.lora import check_base
+
+    hf = lora_base(tmp_path / "hf", weights=False)  # the checkpoint's huggingface/ dir
+    with pytest.raises(CheckpointError, match=re.escape(message)):
+        check_base(make(tmp_path), hf)
+    check_base(lora_base(tmp_path / "same"), hf)  # the run's own model passes

@@ -14,6 +14,7 @@ cancelled and reported with the tail of its logs. Exit status: 0 completed, 1 fa
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -80,14 +81,21 @@ def job_rss_bytes(job: str) -> int:
     """Memory of every process that runs in Slurm job ``job`` (its environment says
     SLURM_JOB_ID=job): the launcher, Ray on every node, the trainer, vLLM. Proportional set
     size (``/proc/PID/smaps_rollup`` Pss: a page shared by N processes counts 1/N in each), so
-    the torch/CUDA libraries every process maps are counted once, not once per process."""
+    the torch/CUDA libraries every process maps are counted once, not once per process.
+    Another cluster's job with the same id on this host (several local clusters, each counting
+    from 1) is left out: a process whose SLURM_CONF is not this one's belongs to it."""
     marker = f"SLURM_JOB_ID={job}".encode()
+    conf = os.environ.get("SLURM_CONF")
+    ours = f"SLURM_CONF={conf}".encode() if conf else None
     total = 0
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
-            if marker not in (proc / "environ").read_bytes().split(b"\0"):
+            env = (proc / "environ").read_bytes().split(b"\0")
+            if marker not in env:
+                continue
+            if ours is not None and any(e.startswith(b"SLURM_CONF=") and e != ours for e in env):
                 continue
             for line in (proc / "smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):

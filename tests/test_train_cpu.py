@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tools.demo import watch
+from real_runs import JobRun, follow, read_metrics
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
@@ -51,24 +50,9 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.timeout(BOUND_S +
 
 
 @dataclass
-class RealRun:
-    job: str
-    rc: int
-    log: Path
-    log_dir: Path
-    ckpt: Path
-    export: Path
-    output: str
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def why(self) -> str:
-        return (
-            f"watch exit {self.rc}; job log {self.log}:\n"
-            + "\n".join(self.text().splitlines()[-60:])
-            + self.output[-3000:]
-        )
+class RealRun(JobRun):
+    ckpt: Path = Path()
+    export: Path = Path()
 
 
 def resumed_step(job_log: str) -> int:
@@ -79,11 +63,7 @@ def resumed_step(job_log: str) -> int:
 
 
 def metrics(path: Path) -> dict[int, dict[str, float]]:
-    steps = {}
-    for line in path.read_text().splitlines():
-        record = json.loads(line)
-        steps[record["step"]] = record["data"]
-    return steps
+    return read_metrics([path])
 
 
 @pytest.fixture(scope="module")
@@ -155,23 +135,8 @@ def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys:
     job = proc.stdout.strip().split(";")[0]
     log = out / f"phi4_vllm-{job}.log"
     ckpt = root / "ckpt" / "phi4_omni_math" / f"phi4_vllm-{job}"
-    # watch talks to this cluster through SLURM_CONF
-    old = {k: os.environ.get(k) for k in ("SLURM_CONF", "PATH")}
-    os.environ.update(SLURM_CONF=local_slurm.env["SLURM_CONF"], PATH=local_slurm.env["PATH"])
-    try:
-        from contextlib import redirect_stdout
-        from io import StringIO
-
-        buf = StringIO()
-        with redirect_stdout(buf):
-            rc = watch.watch(job, log, ckpt, signal_at_step=2, timeout=BOUND_S)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    run = RealRun(job, rc, log, root / "logs" / job, ckpt, root / "export", buf.getvalue())
+    rc, output = follow(local_slurm, job, log, ckpt, signal_at_step=2, timeout=BOUND_S)
+    run = RealRun(job, rc, log, root / "logs" / job, output, ckpt=ckpt, export=root / "export")
     if rc == 0:
         # with the trainer's torch: verl's DTensor shards do not load across torch versions
         proc = subprocess.run(

@@ -27,15 +27,12 @@ import os
 import re
 import subprocess
 import sys
-from contextlib import redirect_stdout
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tools.demo import watch
+from real_runs import JobRun, follow, read_metrics
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
@@ -63,31 +60,9 @@ OVERRIDES = (
 pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.timeout(2 * BOUND_S + 600)]
 
 
-@dataclass
-class Run:
-    job: str
-    rc: int
-    log: Path
-    log_dir: Path
-    output: str
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def why(self) -> str:
-        return (
-            f"watch exit {self.rc}; job log {self.log}:\n"
-            + "\n".join(self.text().splitlines()[-60:])
-            + self.output[-3000:]
-        )
-
+class Run(JobRun):
     def metrics(self) -> dict[int, dict[str, float]]:
-        steps: dict[int, dict[str, float]] = {}
-        for path in self.log_dir.glob("metrics*.jsonl"):
-            for line in path.read_text().splitlines():
-                record = json.loads(line)
-                steps[record["step"]] = record["data"]
-        return steps
+        return read_metrics(self.log_dir.glob("metrics*.jsonl"))
 
 
 @dataclass
@@ -128,19 +103,10 @@ def submit(local_slurm: Any, env: dict[str, str], root: Path, ckpt: Path, steps:
     assert proc.returncode == 0, proc.stderr
     job = proc.stdout.strip().split(";")[0]
     log = out / f"r1distill70b_lora_vllm-{job}.log"
-    old = {k: os.environ.get(k) for k in ("SLURM_CONF", "PATH")}
-    os.environ.update(SLURM_CONF=local_slurm.env["SLURM_CONF"], PATH=local_slurm.env["PATH"])
-    buf = StringIO()
-    try:
-        with redirect_stdout(buf):
-            rc = watch.watch(job, log, ckpt, signal_at_step=0, timeout=BOUND_S, rss_out=out / f"peak-{job}")
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    return Run(job, rc, log, root / "logs" / job, buf.getvalue())
+    rc, output = follow(
+        local_slurm, job, log, ckpt, signal_at_step=0, timeout=BOUND_S, rss_out=out / f"peak-{job}"
+    )
+    return Run(job, rc, log, root / "logs" / job, output)
 
 
 @pytest.fixture(scope="module")

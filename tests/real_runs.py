@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Iterable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -35,6 +36,10 @@ class JobRun:
             + self.output[-3000:]
         )
 
+    def metrics(self) -> dict[int, dict[str, float]]:
+        """Every run's steps (metrics.jsonl, metrics.restartN.jsonl) in this job's log dir."""
+        return read_metrics(self.log_dir.glob("metrics*.jsonl"))
+
 
 def read_metrics(paths: Iterable[Path]) -> dict[int, dict[str, float]]:
     """verl's file-logger lines, by step (later files win for a step logged twice)."""
@@ -44,6 +49,35 @@ def read_metrics(paths: Iterable[Path]) -> dict[int, dict[str, float]]:
             record = json.loads(line)
             steps[record["step"]] = record["data"]
     return steps
+
+
+def sbatch(
+    env: dict[str, str], out: Path, script: str, nodes: int, overrides: Iterable[str]
+) -> tuple[str, Path]:
+    """Submit a job script as the real-run tests do (1 declared GPU per node, the node to this user,
+    a 30-minute limit with the launcher's USR1 warning); the job id and its log."""
+    proc = subprocess.run(
+        [
+            "sbatch",
+            "--parsable",
+            f"--nodes={nodes}",
+            "--gres=gpu:1",
+            "--exclusive=user",
+            "--time=30",
+            "--signal=B:USR1@20",
+            f"--output={out}/%x-%j.log",
+            script,
+            *overrides,
+        ],
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    job = proc.stdout.strip().split(";")[0]
+    return job, out / f"{Path(script).stem}-{job}.log"
 
 
 def follow(

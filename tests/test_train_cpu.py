@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from real_runs import JobRun, follow, read_metrics
+from real_runs import JobRun, follow, read_metrics, sbatch
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
@@ -112,28 +112,7 @@ def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys:
     out.mkdir()
     env = dict(local_slurm.env, SITE_ENV=str(site), PREFLIGHT="0", GRPO_REPO=str(REPO))
     env.pop("SLURM_JOB_ID", None)
-    proc = subprocess.run(
-        [
-            "sbatch",
-            "--parsable",
-            "--nodes=2",
-            "--gres=gpu:1",
-            "--exclusive=user",
-            "--time=30",
-            "--signal=B:USR1@20",
-            f"--output={out}/%x-%j.log",
-            "jobs/phi4_vllm.sh",
-            *OVERRIDES,
-        ],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    job = proc.stdout.strip().split(";")[0]
-    log = out / f"phi4_vllm-{job}.log"
+    job, log = sbatch(env, out, "jobs/phi4_vllm.sh", 2, OVERRIDES)
     ckpt = root / "ckpt" / "phi4_omni_math" / f"phi4_vllm-{job}"
     rc, output = follow(local_slurm, job, log, ckpt, signal_at_step=2, timeout=BOUND_S)
     run = RealRun(job, rc, log, root / "logs" / job, output, ckpt=ckpt, export=root / "export")
@@ -153,7 +132,7 @@ def real_run(local_slurm: Any, tmp_path_factory: pytest.TempPathFactory, capsys:
 
 def test_real_two_node_run_trains_and_saves_verl_checkpoints(real_run: RealRun) -> None:
     assert real_run.rc == 0, real_run.why()
-    steps = {s for f in real_run.log_dir.glob("metrics*.jsonl") for s in metrics(f)}
+    steps = set(real_run.metrics())
     # every step is logged, except possibly the one the first run saved while the launcher stopped
     # it at the warning: verl logs a step's metrics after its checkpoint, so the stop can fall between
     unlogged = set(range(1, STEPS + 1)) - steps

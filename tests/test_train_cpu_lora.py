@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from real_runs import JobRun, follow, read_metrics
+from real_runs import JobRun, follow, sbatch
 
 REPO = Path(__file__).resolve().parents[1]
 CPU_ENV = Path(os.environ.get("CPU_ENV", REPO / ".venv-cpu"))
@@ -60,53 +60,25 @@ OVERRIDES = (
 pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.timeout(2 * BOUND_S + 600)]
 
 
-class Run(JobRun):
-    def metrics(self) -> dict[int, dict[str, float]]:
-        return read_metrics(self.log_dir.glob("metrics*.jsonl"))
-
-
 @dataclass
 class LoraRuns:
     root: Path
     ckpt: Path
     model: Path
-    first: Run
-    second: Run
+    first: JobRun
+    second: JobRun
     export: Path
     export_rc: int
     export_output: str
 
 
-def submit(local_slurm: Any, env: dict[str, str], root: Path, ckpt: Path, steps: int) -> Run:
+def submit(local_slurm: Any, env: dict[str, str], root: Path, ckpt: Path, steps: int) -> JobRun:
     """``sbatch`` the LoRA job for ``steps`` steps in all and follow it until it ends (bounded)."""
-    out = root / "out"
-    proc = subprocess.run(
-        [
-            "sbatch",
-            "--parsable",
-            "--nodes=1",
-            "--gres=gpu:1",
-            "--exclusive=user",
-            "--time=30",
-            "--signal=B:USR1@20",
-            f"--output={out}/%x-%j.log",
-            JOB,
-            *OVERRIDES,
-            f"trainer.total_training_steps={steps}",
-        ],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    job = proc.stdout.strip().split(";")[0]
-    log = out / f"r1distill70b_lora_vllm-{job}.log"
+    job, log = sbatch(env, root / "out", JOB, 1, (*OVERRIDES, f"trainer.total_training_steps={steps}"))
     rc, output = follow(
-        local_slurm, job, log, ckpt, signal_at_step=0, timeout=BOUND_S, rss_out=out / f"peak-{job}"
+        local_slurm, job, log, ckpt, signal_at_step=0, timeout=BOUND_S, rss_out=root / "out" / f"peak-{job}"
     )
-    return Run(job, rc, log, root / "logs" / job, output)
+    return JobRun(job, rc, log, root / "logs" / job, output)
 
 
 @pytest.fixture(scope="module")

@@ -359,6 +359,20 @@ def wave_two(local_slurm: Any, site_root: Path, two_node_runs: dict[str, Job]) -
     jobs["missing_site"] = submit(
         local_slurm, "phi4_sglang", site_root / "site_incomplete.env", "--gres=gpu:1", *SHARED, DRY_RUN="1"
     )
+    # CPU mode with the Phi-4 config's rollout TP=2: the default executor choice (auto) switches
+    # vLLM to "mp"; an explicit one-process executor is refused before Ray starts
+    for name, executor in (("cpu_tp2_auto", "auto"), ("cpu_tp2_uni", "uni")):
+        jobs[name] = submit(
+            local_slurm,
+            "phi4_vllm",
+            site,
+            "--gres=gpu:2",
+            *SHARED,
+            DRY_RUN="1",
+            PREFLIGHT="0",
+            PLATFORM="cpu",
+            CPU_VLLM_EXECUTOR=executor,
+        )
     wait_all(local_slurm, list(jobs.values()), timeout=400)
     return jobs
 
@@ -438,6 +452,30 @@ def test_missing_site_value_fails_at_once(wave_two: dict[str, Job]) -> None:
     assert job.state == "FAILED" and job.exit_code == "2:0", text
     assert "does not set CKPT_ROOT LOG_ROOT" in text and "site_incomplete.env" in text
     assert "ray:" not in text and "preflight" not in text  # nothing started
+
+
+@pytest.mark.timeout(900)
+def test_cpu_mode_gives_a_tensor_parallel_rollout_the_mp_executor(
+    wave_two: dict[str, Job], site_root: Path
+) -> None:
+    job = wave_two["cpu_tp2_auto"]
+    text = job.text()
+    assert job.state == "COMPLETED" and job.exit_code == "0:0", text[-4000:]
+    assert "rollout tensor parallel size 2: vLLM's mp executor" in text, text[-3000:]
+    # the config on record is the one the trainer gets: no one-process executor in either
+    assert "distributed_executor_backend" not in trainer_command(job)
+    config = OmegaConf.load(site_root / "logs" / job.id / "config.yaml")
+    assert "distributed_executor_backend" not in config.actor_rollout_ref.rollout.engine_kwargs.vllm
+
+
+@pytest.mark.timeout(900)
+def test_cpu_mode_refuses_the_one_process_executor_for_tensor_parallel(wave_two: dict[str, Job]) -> None:
+    job = wave_two["cpu_tp2_uni"]
+    text = job.text()
+    assert job.state == "FAILED" and job.exit_code == "2:0", text[-3000:]
+    assert "CPU_VLLM_EXECUTOR=uni" in text and "tensor_model_parallel_size=2" in text, text[-3000:]
+    assert "Fix: CPU_VLLM_EXECUTOR=auto or mp" in text
+    assert "ray: head" not in text  # refused before Ray started
 
 
 @pytest.mark.timeout(900)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from real_runs import JobRun, follow, read_metrics, sbatch
 
 REPO = Path(__file__).resolve().parents[1]
@@ -150,6 +151,12 @@ def test_real_two_node_run_trains_and_saves_verl_checkpoints(real_run: RealRun) 
     ):
         assert (actor / name).is_file(), f"{actor / name} missing"
     assert (real_run.ckpt / f"global_step_{STEPS}" / "data.pt").is_file()
+    # CPU mode's default: each TP=1 vLLM replica runs its model in the engine-core process
+    config = yaml.safe_load((real_run.log_dir / "config.yaml").read_text())
+    assert (
+        config["actor_rollout_ref"]["rollout"]["engine_kwargs"]["vllm"]["distributed_executor_backend"]
+        == "uni"
+    )
     first = metrics(real_run.log_dir / "metrics.jsonl")
     for step in first.values():
         # the project's Phi-4 reward scored real rollouts of 2 responses per prompt

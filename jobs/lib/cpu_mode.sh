@@ -12,7 +12,10 @@
 #     (a user override of the same key wins).
 # Settings (site file or environment): PLATFORM (gpu | cpu; default gpu), CPU_KVCACHE_GIB
 # (vLLM's KV cache per replica on CPU, default 1), CPU_THREADS (torch threads per process,
-# default 1). Docs: README.md ("What is real on CPU").
+# default 1), CPU_VLLM_EXECUTOR (auto | uni | mp; default auto: uni when a vLLM replica has one
+# declared GPU, so its model runs inside vLLM's engine-core process; mp, one worker process per
+# GPU of the replica, when the rollout's tensor_model_parallel_size is above 1).
+# Docs: README.md ("What is real on CPU"), docs/cpu_training.md.
 
 cpu_mode() { [[ "${PLATFORM:-gpu}" == cpu ]]; }
 
@@ -22,6 +25,10 @@ cpu_mode_check() {
     *) die "PLATFORM='${PLATFORM}' in ${SITE_FILE}: use gpu (the default) or cpu" ;;
   esac
   cpu_mode || return 0
+  case "${CPU_VLLM_EXECUTOR:=auto}" in
+    auto | uni | mp) ;;
+    *) die "CPU_VLLM_EXECUTOR='${CPU_VLLM_EXECUTOR}' in ${SITE_FILE}: use auto (the default), uni or mp" ;;
+  esac
   if [[ "${ENGINE}" != vllm ]] && ! ((DRY_RUN)); then
     die "PLATFORM=cpu trains with vLLM's CPU build only; ${ENGINE} has no CPU build." \
       "Fix: run the vLLM job (jobs/*_vllm.sh), or DRY_RUN=1 for everything but training"
@@ -43,6 +50,12 @@ cpu_mode_env() {
   # the same first core in every replica, since each emulated node sees the whole host: two
   # replicas then share core 0 while the others idle. Let the OS place them.
   export VLLM_CPU_OMP_THREADS_BIND="${VLLM_CPU_OMP_THREADS_BIND:-nobind}"
+  if [[ "${CPU_VLLM_EXECUTOR}" != mp ]]; then
+    # vLLM's CPU platform turns the "uni" executor into "mp" unless this is 0
+    # (vllm/platforms/cpu.py:144); verl's AsyncLLM keeps its engine-core process either way
+    # (vllm/v1/engine/async_llm.py:146), so 0 only drops the per-replica worker process
+    export VLLM_ENABLE_V1_MULTIPROCESSING=0
+  fi
   # Ray's CPU count is a scheduling budget here, not a pinning: verl's workers ask for several
   # CPUs per declared GPU (a {GPU: 1, CPU: 3} bundle), while emulated nodes share the host's few
   # cores, so ray_node.sh's default (the step's affinity mask) would leave them unschedulable.
@@ -78,4 +91,39 @@ cpu_mode_overrides() {
     # the dataloader's worker processes cost memory and start-up time; one process reads the Parquet
     "data.dataloader_num_workers=0"
   )
+  if [[ "${CPU_VLLM_EXECUTOR}" != mp ]]; then
+    # verl asks vLLM for the "mp" executor (vllm_async_server.py:329): an engine core plus one
+    # worker process per replica, which busy-polls a shared-memory queue. On a few cores that
+    # process costs a torch + vLLM import per replica and CPU the trainer needs; "uni" runs the
+    # model in the engine core (engine_kwargs are merged last: vllm_async_server.py:349)
+    LAUNCH_OVERRIDES+=("+actor_rollout_ref.rollout.engine_kwargs.vllm.distributed_executor_backend=uni")
+  fi
+}
+
+cpu_mode_check_config() {
+  # After composing ($1: the composed config.yaml). The "uni" executor runs one worker, so a
+  # replica of more than one declared GPU needs "mp": auto switches to it (and composes again,
+  # so that the config on record is the one the trainer gets); an explicit uni is refused.
+  cpu_mode || return 0
+  [[ "${CPU_VLLM_EXECUTOR}" != mp ]] || return 0
+  local tp
+  tp="$("${PYTHON}" -c 'import sys, yaml
+r = yaml.safe_load(open(sys.argv[1]))["actor_rollout_ref"]["rollout"]
+print(int(r.get("tensor_model_parallel_size") or 1))' "$1")" \
+    || die "cannot read actor_rollout_ref.rollout.tensor_model_parallel_size from $1"
+  ((tp > 1)) || return 0
+  if [[ "${CPU_VLLM_EXECUTOR}" == uni ]]; then
+    die "CPU_VLLM_EXECUTOR=uni runs each vLLM replica in one process, on 1 declared GPU, but" \
+      "actor_rollout_ref.rollout.tensor_model_parallel_size=${tp} ($1)." \
+      "Fix: CPU_VLLM_EXECUTOR=auto or mp in ${SITE_FILE}, or tensor_model_parallel_size=1"
+  fi
+  CPU_VLLM_EXECUTOR=mp
+  unset VLLM_ENABLE_V1_MULTIPROCESSING
+  local arg kept=()
+  for arg in "${TRAINER_ARGS[@]}"; do
+    [[ "${arg}" == "+actor_rollout_ref.rollout.engine_kwargs.vllm.distributed_executor_backend=uni" ]] || kept+=("${arg}")
+  done
+  TRAINER_ARGS=("${kept[@]}")
+  log "cpu mode: rollout tensor parallel size ${tp}: vLLM's mp executor (one worker process per declared GPU)"
+  compose_config
 }

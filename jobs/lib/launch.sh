@@ -512,6 +512,7 @@ launch_job() {
   run_preflight
   export_runtime_env
   compose_config
+  cpu_mode_check_config "${JOB_LOG_DIR}/config.yaml" # cpu_mode.sh
   if run_already_complete; then # long_run.sh
     return 0
   fi

@@ -191,11 +191,18 @@ _FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\
 _SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
 _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
+_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
 _VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
 _LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s?")
 _DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MAX_DIGITS = 400
+_UNIT_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen"
+).split()
+_TENS_NUMBER_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORD_RE = re.compile(r"^([a-z]+)(?:[ -]([a-z]+))?$")
 
 
 def _strip_units(s: str) -> str:
@@ -218,6 +225,23 @@ def _strip_units(s: str) -> str:
     ):  # type: ignore[union-attr]
         return m.group(1)
     return s
+
+
+def _number_word(s: str) -> int | None:
+    """``five`` -> 5, ``Twenty-one`` -> 21 (a whole answer written as a number word, 0-99)."""
+    m = _NUMBER_WORD_RE.match(s.lower()) if len(s) <= 20 else None
+    if not m:
+        return None
+    first, second = m.group(1), m.group(2)
+    if second is None and first in _UNIT_NUMBER_WORDS:
+        return _UNIT_NUMBER_WORDS.index(first)
+    if first in _TENS_NUMBER_WORDS:
+        tens = 20 + 10 * _TENS_NUMBER_WORDS.index(first)
+        if second is None:
+            return tens
+        if second in _UNIT_NUMBER_WORDS[1:10]:
+            return tens + _UNIT_NUMBER_WORDS.index(second)
+    return None
 
 
 def _decimal_digits(s: str) -> int | None:
@@ -310,6 +334,9 @@ def _number(s: str, decimal_comma: bool = False) -> _Num | _Inf | None:
                 percent = True
                 stripped = stripped[:-1].strip()
             got = _unsigned_number(stripped)
+        word = None if got is not None or percent else _number_word(stripped)
+        if word is not None:  # "five", "twenty-one apples"
+            return _Num(Fraction(sign * word), None, False)
     if got is None:
         return None
     return _Num(sign * got.value, got.digits, percent)
@@ -733,9 +760,13 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
         return True
     mg = _CHOICE_RE.match(gold)
     if mg:
-        mp = _CHOICE_RE.match(pred)
+        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
         if mp:
-            return mg.group(1).upper() == mp.group(1).upper()
+            return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
+    elif _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
+        mg = _CHOICE_WITH_TEXT_RE.match(gold)
+        if mg:
+            return (mg.group(1) or mg.group(2)) == _CHOICE_RE.match(pred).group(1).upper()  # type: ignore[union-attr]
     yn = _YES_NO.get(_text_key(gold))
     if yn is not None:
         got = _yes_no(pred)

@@ -122,6 +122,18 @@ RULES = [
     ("\\text{No}", "Yes, take n = 3.", False),
     ("No, it is impossible.", "\\text{No}", True),
     ("B", "(b)", True),
+    # a choice letter against the option written out with its text, either side
+    ("D", "D. 2\\sqrt{3}", True),
+    ("B", "(B) 12", True),
+    ("A", "C. 12", False),
+    ("E. \\frac{1}{2}", "E", True),
+    ("E. \\frac{1}{2}", "A", False),
+    # a whole answer written as a number word (0-99)
+    ("7", "\\text{seven}", True),
+    ("34", "thirty-four", True),
+    ("eleven", "11", True),
+    ("8", "nine", False),
+    ("60", "sixty apples", True),
     ("3", "3x", False),
     ("5", "2a+b", False),
 ]

@@ -754,8 +754,13 @@ def _is_matrix(v: _Value) -> bool:
     return isinstance(v, _Seq) and v.open == "M"
 
 
-def _fast_compare(gold: str, pred: str) -> bool | None:
-    """True/False when the answer is certain, None when math-verify must decide."""
+_TEXT_WORDS_RE = re.compile(r"\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|mbox)\s*\{[^{}]*[A-Za-z]")
+
+
+def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None:
+    """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
+    a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
+    as units or text, not as variables: then no verdict rests on those letters being variables."""
     if _text_key(gold) == _text_key(pred):
         return True
     mg = _CHOICE_RE.match(gold)
@@ -792,6 +797,8 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
             return got
     if isinstance(vg, _Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
         return False  # a number against words without any digit or math
+    if text_words:
+        return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
     g_const = isinstance(vg, _Num) or (vg is None and _constant(gold) is not None)
     p_const = isinstance(vp, _Num) or (vp is None and _constant(pred) is not None)
     if (g_const and _nonconstant(pred)) or (p_const and _nonconstant(gold)):
@@ -953,7 +960,7 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     ng, np_ = _prepare(g, p)
     if not ng or not np_:
         return None
-    verdict = _fast_compare(ng, np_)
+    verdict = _fast_compare(ng, np_, bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p)))
     if verdict is False and not (g_sure and p_sure):
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict

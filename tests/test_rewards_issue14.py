@@ -128,6 +128,12 @@ RULES = [
     ("A", "C. 12", False),
     ("E. \\frac{1}{2}", "E", True),
     ("E. \\frac{1}{2}", "A", False),
+    # words in \\text{} after a number are units to math-verify, not variables
+    ("2/7", "\\frac{2}{7} \\text{y}", True),
+    ("3", "3\\text{ n}", True),
+    ("0.25", "\\frac14 \\textbf{k}", True),
+    ("3", "4\\text{ n}", False),
+    ("3", "3 n", False),  # a bare letter stays a variable
     # a whole answer written as a number word (0-99)
     ("7", "\\text{seven}", True),
     ("34", "thirty-four", True),

@@ -754,7 +754,9 @@ def _is_matrix(v: _Value) -> bool:
     return isinstance(v, _Seq) and v.open == "M"
 
 
-_TEXT_WORDS_RE = re.compile(r"\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|mbox)\s*\{[^{}]*[A-Za-z]")
+_TEXT_WORDS_RE = re.compile(
+    r"\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|mbox)\s*\{[^{}]*[A-Za-z]"
+)
 
 
 def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None:

@@ -536,6 +536,64 @@ def _has_repeats(v: _Value) -> bool:
     )
 
 
+_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?) ?= ?([^=]+)$")
+_GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
+
+
+def _assignments(s: str) -> list[dict[str, str]] | None:
+    """``p=5, q=2`` -> ``[{p: 5, q: 2}]``; ``p=5,q=2; p=7,q=2`` (or joined by "and"/"or") -> one
+    mapping per group. None unless every item is ``name = value``, each group names two or more
+    distinct variables, and all groups name the same ones."""
+    if "=" not in s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    groups: list[dict[str, str]] = []
+    for part in _GROUP_SPLIT_RE.split(s.replace(", and ", " and ").replace(", or ", " or ")):
+        group: dict[str, str] = {}
+        for item in _split_top(part, ","):
+            m = _ASSIGNMENT_RE.match(item)
+            if not m or m.group(1) in group:
+                return None
+            group[m.group(1).replace("{", "").replace("}", "")] = m.group(2).strip()
+        if len(group) < 2 or (groups and group.keys() != groups[0].keys()):
+            return None
+        groups.append(group)
+    return groups or None
+
+
+def _assignments_decide(gold: str, pred: str) -> bool | None:
+    """Answers that name their values (``p=5, q=2``): compared by name, never by position, so
+    ``p=2, q=5`` is not ``p=5, q=2``; several groups compare as a set of groups. A named answer
+    against a tuple compares in the named order (``(3, 4)`` for ``a=3, b=4``); against a bare list
+    it is equal when the values match in that order, otherwise (None) math-verify decides."""
+    ag, ap = _assignments(gold), _assignments(pred)
+    if ag is None or ap is None:
+        named, bare = (ag, pred) if ap is None else (ap, gold)
+        if named is None or len(named) != 1 or "=" in bare:
+            return None
+        vb = _value(bare)
+        if not isinstance(vb, _Seq) or vb.open not in ("", "(") or len(vb.items) != len(named[0]):
+            return None
+        vn = [_value(v, 1) for v in named[0].values()]
+        if any(v is None for v in vn):
+            return None
+        same = all(_values_equal(x, y) for x, y in zip(vn, vb.items, strict=True))  # type: ignore[arg-type]
+        return same if vb.open == "(" else (same or None)  # a tuple is ordered; a bare list may not be
+    if ag[0].keys() != ap[0].keys() or len(ag) != len(ap):
+        return None
+    parsed = [[{k: _value(v, 1) for k, v in g.items()} for g in side] for side in (ag, ap)]
+    if any(v is None for side in parsed for g in side for v in g.values()):
+        return None
+    remaining = list(parsed[1])
+    for g in parsed[0]:
+        for k, other in enumerate(remaining):
+            if all(_values_equal(g[name], other[name]) for name in g):  # type: ignore[arg-type]
+                del remaining[k]
+                break
+        else:
+            return False
+    return True
+
+
 def _ambiguous_lists(a: _Value, b: _Value) -> bool:
     """Lists the certain path must not judge: a repeated item in a set or bare list (math-verify
     reads them as sets, ``(1,2),(1,2)`` = ``(1,2)``) or a list of numbers against a list of tuples
@@ -779,6 +837,8 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         got = _yes_no(pred)
         if got is not None:
             return got == yn
+    if "=" in gold + pred and (_assignments(gold) is not None or _assignments(pred) is not None):
+        return _assignments_decide(gold, pred)  # named values: by name, or math-verify
     vg = _value(gold)
     vp = _value(pred, decimal_comma=isinstance(vg, _Num))
     if isinstance(vp, _Num) and not isinstance(vg, _Num):

@@ -107,6 +107,12 @@ RULES = [
     # labelled values, inequalities against intervals, ordinals
     ("-3,0", "b=-3, c=0", True),
     ("1,3", "Minimum: 1, Maximum: 3", True),
+    # named values compare by name, never by position; several groups as a set of groups
+    ("m=4, n=9", "n=9, m=4", True),
+    ("m=4, n=9", "m=9, n=4", False),
+    ("u=1, v=3 \\text{ and } u=2, v=5", "u=2,v=5; u=1,v=3", True),
+    ("u=1, v=3 \\text{ and } u=2, v=5", "u=1,v=5; u=2,v=3", False),
+    ("r=2, s=7", "r=2, t=7", False),
     ("(3,4]", "3 < \\lambda \\le 4", True),
     ("(3,4]", "3 \\le \\lambda \\le 4", False),
     ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),

@@ -542,22 +542,23 @@ _GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
 
 def _assignments(s: str) -> list[dict[str, str]] | None:
     """``p=5, q=2`` -> ``[{p: 5, q: 2}]``; ``p=5,q=2; p=7,q=2`` (or joined by "and"/"or") -> one
-    mapping per group. None unless every item is ``name = value``, each group names two or more
-    distinct variables, and all groups name the same ones."""
+    mapping per group (a group ends where a name repeats). None unless every item is
+    ``name = value``, each group names two or more variables, and all groups name the same ones."""
     if "=" not in s or len(s) > MAX_ANSWER_CHARS:
         return None
-    groups: list[dict[str, str]] = []
+    groups: list[dict[str, str]] = [{}]
     for part in _GROUP_SPLIT_RE.split(s.replace(", and ", " and ").replace(", or ", " or ")):
-        group: dict[str, str] = {}
         for item in _split_top(part, ","):
             m = _ASSIGNMENT_RE.match(item)
-            if not m or m.group(1) in group:
+            if not m:
                 return None
-            group[m.group(1).replace("{", "").replace("}", "")] = m.group(2).strip()
-        if len(group) < 2 or (groups and group.keys() != groups[0].keys()):
-            return None
-        groups.append(group)
-    return groups or None
+            name = m.group(1).replace("{", "").replace("}", "")
+            if name in groups[-1]:
+                groups.append({})
+            groups[-1][name] = m.group(2).strip()
+    if len(groups[0]) < 2 or any(g.keys() != groups[0].keys() for g in groups):
+        return None
+    return groups
 
 
 def _assignments_decide(gold: str, pred: str) -> bool | None:

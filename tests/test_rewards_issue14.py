@@ -113,6 +113,7 @@ RULES = [
     ("u=1, v=3 \\text{ and } u=2, v=5", "u=2,v=5; u=1,v=3", True),
     ("u=1, v=3 \\text{ and } u=2, v=5", "u=1,v=5; u=2,v=3", False),
     ("r=2, s=7", "r=2, t=7", False),
+    ("r=2, s=7", "s = 7 \\text{ and } r = 2", True),
     ("(3,4]", "3 < \\lambda \\le 4", True),
     ("(3,4]", "3 \\le \\lambda \\le 4", False),
     ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),

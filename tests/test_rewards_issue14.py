@@ -93,6 +93,11 @@ RULES = [
     ("The answer is $\\frac{1}{2}$.", "\\boxed{0.5}", True),
     ("1, 2", "so $x=\\boxed{1}$ and $x = \\boxed{2}$", True),
     ("3", "first \\boxed{1} then the answer is \\boxed{3}", True),
+    # "answer: the largest $k$ is 12": the value is 12, not the name k
+    ("Final Answer: The largest $k$ is 12.", "Final Answer: The largest $k$ is 10.", False),
+    ("Final Answer: The largest $k$ is 12.", "Final Answer: The largest $k$ is 12.", True),
+    ("12", "Final Answer: The largest $k$ is 12.", True),
+    ("the final answer is: the area of $T$ is $40$", "the final answer is: the area of $T$ is $44$", False),
     ("\\[\\boxed{\\frac{\\pi}{4}}\\]", "So \\boxed{\\[\\boxed{\\frac{\\pi}{4}}\\]}.", True),  # nested boxes
     # percent words, currency, units, decimal comma, approx
     ("28\\%", "28 percent", True),

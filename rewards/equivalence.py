@@ -646,6 +646,18 @@ def _nums_equal(gold: _Num, pred: _Num) -> bool:
     return False
 
 
+def _brackets(v: _Seq) -> tuple[str, str]:
+    """An interval's brackets, an infinite end read as open (``[2, \\infty]`` is ``[2, \\infty)``,
+    as math-verify reads it)."""
+    opener, closer = v.open, v.close
+    if len(v.items) == 2 and opener in "([" and closer in ")]":
+        if isinstance(v.items[0], _Inf):
+            opener = "("
+        if isinstance(v.items[1], _Inf):
+            closer = ")"
+    return opener, closer
+
+
 def _values_equal(a: _Value, b: _Value) -> bool:
     if isinstance(a, _Num) and isinstance(b, _Num):
         return _nums_equal(a, b)
@@ -664,7 +676,7 @@ def _values_equal(a: _Value, b: _Value) -> bool:
                 else:
                     return False
             return True
-        if "" not in (a.open, b.open) and (a.open, a.close) != (b.open, b.close):
+        if "" not in (a.open, b.open) and _brackets(a) != _brackets(b):
             return False  # a bare list "1, 2" may match a tuple "(1, 2)" in order
         if "{" in (a.open, b.open):
             return False  # a set is not a tuple or an interval

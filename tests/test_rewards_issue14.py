@@ -123,6 +123,9 @@ RULES = [
     ("(3,4]", "3 \\le \\lambda \\le 4", False),
     ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),
     ("[2, \\infty)", "x \\geq 2", True),
+    ("(3, +\\infty)", "(3, +\\infty]", True),  # an infinite end is open however it is written
+    ("[-\\infty, 0)", "(-\\infty, 0)", True),
+    ("(3, +\\infty)", "[3, +\\infty]", False),
     ("12", "12^{\\text{th}}", True),
     ("21", "21st", True),
     # functions with renamed variables, symbolic forms

@@ -33,7 +33,6 @@ from rewards.const_eval import evaluate_exact
 from rewards.extract import (
     _BOX_RE,
     THINK_CLOSE,
-    boxes_left_out,
     braced,
     extract_answer,
     extract_with_source,
@@ -1030,8 +1029,6 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     if gold.strip() == pred.strip():
         return True  # the same text gives the same answer, whatever it is
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
-    if _partial_boxes(gold):
-        return None  # a reference whose boxes are not all in its answer: math-verify decides
     (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
     if g is None or p is None:
         return _sentence_rules(gold, pred)
@@ -1044,12 +1041,6 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     if verdict is False and not (g_sure and p_sure):
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
-
-
-def _partial_boxes(text: str) -> bool:
-    """Several boxes of which the extracted answer keeps only some (``\\boxed{35} for part (a)
-    and \\boxed{4}``): as a reference, its last box alone may be a part of the answer."""
-    return text.count("\\boxed") + text.count("\\fbox") > 1 and boxes_left_out(text)
 
 
 def _sentence_rules(gold: str, pred: str) -> bool | None:
@@ -1113,7 +1104,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline)
     if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
         result = outcome == EQUAL
-    elif g is not None and p is not None and time.monotonic() < deadline and not _partial_boxes(gold):
+    elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = _prepare(g, p)
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
         if _text_key(alt[0]) != _text_key(mv_gold) or _text_key(alt[1]) != _text_key(mv_pred):

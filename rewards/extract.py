@@ -81,19 +81,9 @@ def _boxed_items(text: str) -> list[tuple[int, int, str]]:
 
 def boxed_answer(text: str) -> str | None:
     """The last ``\\boxed{}``; several boxes joined only by separators form one list ``a, b``."""
-    return _boxed_answer(text)[0]
-
-
-def boxes_left_out(text: str) -> bool:
-    """Whether :func:`boxed_answer` left out a box of ``text`` (one that neither joins the answer
-    list nor encloses it: ``\\boxed{35} for (a) and \\boxed{4}`` answers ``4`` only)."""
-    return _boxed_answer(tail(text))[1]
-
-
-def _boxed_answer(text: str) -> tuple[str | None, bool]:
     items = _boxed_items(text)
     if not items:
-        return None, False
+        return None
     answer = [items[-1]]
     for item in reversed(items[:-1]):
         if item[1] > answer[0][0]:
@@ -103,9 +93,7 @@ def _boxed_answer(text: str) -> tuple[str | None, bool]:
             answer.insert(0, item)
         else:
             break
-    first, last = answer[0][0], answer[-1][1]
-    left_out = any(item not in answer and not (item[0] <= first and item[1] >= last) for item in items)
-    return ", ".join(content for _, _, content in answer), left_out
+    return ", ".join(content for _, _, content in answer)
 
 
 def _clean_phrase(ans: str) -> str:

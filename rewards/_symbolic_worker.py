@@ -7,7 +7,10 @@ enforces the wall-clock bound by killing this process; nothing here uses ``signa
 Each side is parsed the way math-verify's own test-suite and RL recipes do it: ``parse(text,
 [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()])``, so a sentence, a
 solution with ``\\boxed{}`` or ``$...$`` and a bare number all work. When that finds nothing (a bare
-LaTeX answer such as ``\\pi`` outside math mode) the text is parsed again wrapped in ``$...$``.
+LaTeX answer such as ``\\pi`` outside math mode) the text is parsed again wrapped in ``$...$``,
+unless it is prose (three or more words outside math and commands): math-verify finds no answer
+in such a sentence, and in math mode its words would read as products of one-letter symbols
+(``The answer is !!!x!!!`` -> ``T*h*e*...``), slow to compare and never the answer.
 Then ``verify(gold, pred)``. math-verify's expression extraction hands sympy's ``parse_expr`` only
 what its regex admits (digits, ``.``, spaces and ``+ - * × / ^ ( ) ÷``): no names, so no code.
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -90,10 +94,21 @@ def _parse(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     return got
 
 
+_COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+PROSE_WORDS = 3
+"""A text with this many words of two or more letters (outside LaTeX commands) is prose."""
+
+
+def is_prose(text: str) -> bool:
+    """Whether ``text`` (with no math mode) reads as a sentence rather than a bare answer."""
+    return len(_WORD_RE.findall(_COMMAND_RE.sub(" ", text[:4000]))) >= PROSE_WORDS
+
+
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
     got = parse(text, extraction_config=config, parsing_timeout=None)
-    if not got and "$" not in text and "\\(" not in text and "\\[" not in text:
+    if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
         got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)
     return list(got)
 

@@ -191,11 +191,18 @@ _FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\
 _SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
 _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
+_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
 _VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
 _LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s?")
 _DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MAX_DIGITS = 400
+_UNIT_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen"
+).split()
+_TENS_NUMBER_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORD_RE = re.compile(r"^([a-z]+)(?:[ -]([a-z]+))?$")
 
 
 def _strip_units(s: str) -> str:
@@ -218,6 +225,23 @@ def _strip_units(s: str) -> str:
     ):  # type: ignore[union-attr]
         return m.group(1)
     return s
+
+
+def _number_word(s: str) -> int | None:
+    """``five`` -> 5, ``Twenty-one`` -> 21 (a whole answer written as a number word, 0-99)."""
+    m = _NUMBER_WORD_RE.match(s.lower()) if len(s) <= 20 else None
+    if not m:
+        return None
+    first, second = m.group(1), m.group(2)
+    if second is None and first in _UNIT_NUMBER_WORDS:
+        return _UNIT_NUMBER_WORDS.index(first)
+    if first in _TENS_NUMBER_WORDS:
+        tens = 20 + 10 * _TENS_NUMBER_WORDS.index(first)
+        if second is None:
+            return tens
+        if second in _UNIT_NUMBER_WORDS[1:10]:
+            return tens + _UNIT_NUMBER_WORDS.index(second)
+    return None
 
 
 def _decimal_digits(s: str) -> int | None:
@@ -310,6 +334,9 @@ def _number(s: str, decimal_comma: bool = False) -> _Num | _Inf | None:
                 percent = True
                 stripped = stripped[:-1].strip()
             got = _unsigned_number(stripped)
+        word = None if got is not None or percent else _number_word(stripped)
+        if word is not None:  # "five", "twenty-one apples"
+            return _Num(Fraction(sign * word), None, False)
     if got is None:
         return None
     return _Num(sign * got.value, got.digits, percent)
@@ -509,6 +536,65 @@ def _has_repeats(v: _Value) -> bool:
     )
 
 
+_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?) ?= ?([^=]+)$")
+_GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
+
+
+def _assignments(s: str) -> list[dict[str, str]] | None:
+    """``p=5, q=2`` -> ``[{p: 5, q: 2}]``; ``p=5,q=2; p=7,q=2`` (or joined by "and"/"or") -> one
+    mapping per group (a group ends where a name repeats). None unless every item is
+    ``name = value``, each group names two or more variables, and all groups name the same ones."""
+    if "=" not in s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    groups: list[dict[str, str]] = [{}]
+    for part in _GROUP_SPLIT_RE.split(s.replace(", and ", " and ").replace(", or ", " or ")):
+        for item in _split_top(part, ","):
+            m = _ASSIGNMENT_RE.match(item)
+            if not m:
+                return None
+            name = m.group(1).replace("{", "").replace("}", "")
+            if name in groups[-1]:
+                groups.append({})
+            groups[-1][name] = m.group(2).strip()
+    if len(groups[0]) < 2 or any(g.keys() != groups[0].keys() for g in groups):
+        return None
+    return groups
+
+
+def _assignments_decide(gold: str, pred: str) -> bool | None:
+    """Answers that name their values (``p=5, q=2``): compared by name, never by position, so
+    ``p=2, q=5`` is not ``p=5, q=2``; several groups compare as a set of groups. A named answer
+    against a tuple compares in the named order (``(3, 4)`` for ``a=3, b=4``); against a bare list
+    it is equal when the values match in that order, otherwise (None) math-verify decides."""
+    ag, ap = _assignments(gold), _assignments(pred)
+    if ag is None or ap is None:
+        named, bare = (ag, pred) if ap is None else (ap, gold)
+        if named is None or len(named) != 1 or "=" in bare:
+            return None
+        vb = _value(bare)
+        if not isinstance(vb, _Seq) or vb.open not in ("", "(") or len(vb.items) != len(named[0]):
+            return None
+        vn = [_value(v, 1) for v in named[0].values()]
+        if any(v is None for v in vn):
+            return None
+        same = all(_values_equal(x, y) for x, y in zip(vn, vb.items, strict=True))  # type: ignore[arg-type]
+        return same if vb.open == "(" else (same or None)  # a tuple is ordered; a bare list may not be
+    if ag[0].keys() != ap[0].keys() or len(ag) != len(ap):
+        return None
+    parsed = [[{k: _value(v, 1) for k, v in g.items()} for g in side] for side in (ag, ap)]
+    if any(v is None for side in parsed for g in side for v in g.values()):
+        return None
+    remaining = list(parsed[1])
+    for g in parsed[0]:
+        for k, other in enumerate(remaining):
+            if all(_values_equal(g[name], other[name]) for name in g):  # type: ignore[arg-type]
+                del remaining[k]
+                break
+        else:
+            return False
+    return True
+
+
 def _ambiguous_lists(a: _Value, b: _Value) -> bool:
     """Lists the certain path must not judge: a repeated item in a set or bare list (math-verify
     reads them as sets, ``(1,2),(1,2)`` = ``(1,2)``) or a list of numbers against a list of tuples
@@ -560,6 +646,18 @@ def _nums_equal(gold: _Num, pred: _Num) -> bool:
     return False
 
 
+def _brackets(v: _Seq) -> tuple[str, str]:
+    """An interval's brackets, an infinite end read as open (``[2, \\infty]`` is ``[2, \\infty)``,
+    as math-verify reads it)."""
+    opener, closer = v.open, v.close
+    if len(v.items) == 2 and opener in "([" and closer in ")]":
+        if isinstance(v.items[0], _Inf):
+            opener = "("
+        if isinstance(v.items[1], _Inf):
+            closer = ")"
+    return opener, closer
+
+
 def _values_equal(a: _Value, b: _Value) -> bool:
     if isinstance(a, _Num) and isinstance(b, _Num):
         return _nums_equal(a, b)
@@ -578,7 +676,7 @@ def _values_equal(a: _Value, b: _Value) -> bool:
                 else:
                     return False
             return True
-        if "" not in (a.open, b.open) and (a.open, a.close) != (b.open, b.close):
+        if "" not in (a.open, b.open) and _brackets(a) != _brackets(b):
             return False  # a bare list "1, 2" may match a tuple "(1, 2)" in order
         if "{" in (a.open, b.open):
             return False  # a set is not a tuple or an interval
@@ -727,20 +825,33 @@ def _is_matrix(v: _Value) -> bool:
     return isinstance(v, _Seq) and v.open == "M"
 
 
-def _fast_compare(gold: str, pred: str) -> bool | None:
-    """True/False when the answer is certain, None when math-verify must decide."""
+_TEXT_WORDS_RE = re.compile(
+    r"\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|mbox)\s*\{[^{}]*[A-Za-z]"
+)
+
+
+def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None:
+    """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
+    a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
+    as units or text, not as variables: then no verdict rests on those letters being variables."""
     if _text_key(gold) == _text_key(pred):
         return True
     mg = _CHOICE_RE.match(gold)
     if mg:
-        mp = _CHOICE_RE.match(pred)
+        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
         if mp:
-            return mg.group(1).upper() == mp.group(1).upper()
+            return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
+    elif _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
+        mg = _CHOICE_WITH_TEXT_RE.match(gold)
+        if mg:
+            return (mg.group(1) or mg.group(2)) == _CHOICE_RE.match(pred).group(1).upper()  # type: ignore[union-attr]
     yn = _YES_NO.get(_text_key(gold))
     if yn is not None:
         got = _yes_no(pred)
         if got is not None:
             return got == yn
+    if "=" in gold + pred and (_assignments(gold) is not None or _assignments(pred) is not None):
+        return _assignments_decide(gold, pred)  # named values: by name, or math-verify
     vg = _value(gold)
     vp = _value(pred, decimal_comma=isinstance(vg, _Num))
     if isinstance(vp, _Num) and not isinstance(vg, _Num):
@@ -761,6 +872,8 @@ def _fast_compare(gold: str, pred: str) -> bool | None:
             return got
     if isinstance(vg, _Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
         return False  # a number against words without any digit or math
+    if text_words:
+        return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
     g_const = isinstance(vg, _Num) or (vg is None and _constant(gold) is not None)
     p_const = isinstance(vp, _Num) or (vp is None and _constant(pred) is not None)
     if (g_const and _nonconstant(pred)) or (p_const and _nonconstant(gold)):
@@ -913,6 +1026,8 @@ def undouble_backslashes(text: str) -> str:
 
 def decide_fast(gold: str, pred: str) -> bool | None:
     """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
+    if gold.strip() == pred.strip():
+        return True  # the same text gives the same answer, whatever it is
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
     (g, g_sure), (p, p_sure) = _answer_and_trust(gold), _answer_and_trust(pred)
     if g is None or p is None:
@@ -922,7 +1037,7 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     ng, np_ = _prepare(g, p)
     if not ng or not np_:
         return None
-    verdict = _fast_compare(ng, np_)
+    verdict = _fast_compare(ng, np_, bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p)))
     if verdict is False and not (g_sure and p_sure):
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict

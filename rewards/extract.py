@@ -23,6 +23,7 @@ _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|
 _PHRASES = ("final answer", "the answer is", "answer:")
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|,\s+(?:which|so|because|since|and|as)\b")
 _PHRASE_LEAD_RE = re.compile(r"^[A-Za-z ,:;\-]*$")
+_LATER_VALUE_RE = re.compile(r"[\d$]")
 
 
 def braced(text: str, start: int, limit: int = _MAX_BRACED) -> tuple[str, int] | None:
@@ -111,6 +112,10 @@ def _clean_phrase(ans: str) -> str:
         if _PHRASE_LEAD_RE.match(before):  # "of $6+1=7$": the first math segment
             end = after.find("$")
             ans = after[:end] if end >= 0 else after
+            rest = after[end + 1 :] if end >= 0 else ""
+            cut = _SENTENCE_END_RE.search(rest)
+            if _LATER_VALUE_RE.search(rest[: cut.start()] if cut else rest):
+                return ""  # "the largest $n$ is 34": the math names a quantity; a value follows
         else:  # "r=\frac{\pi}{2}$, which ...": the capture began inside math mode
             ans = before
     ans = ans.strip()

@@ -20,6 +20,8 @@ EXTRACT_CASES = [
     ("Thus the answer is 3.5. Next we", "3.5"),
     ("Final Answer: $x=2$.", "x=2"),
     ("so the answer is of $6+1=7$ indeed", "6+1=7"),
+    ("Final Answer: The largest $k$ is 12.", None),  # $k$ names the quantity, the value follows
+    ("so the final answer is: the area of $T$ is $40$.", None),
     ("<think>maybe \\boxed{1}</think> The answer is \\boxed{2}", "2"),
     ("<think>I think \\boxed{1}</think> no answer here", None),
     ("no answer at all", None),

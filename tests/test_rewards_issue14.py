@@ -93,6 +93,11 @@ RULES = [
     ("The answer is $\\frac{1}{2}$.", "\\boxed{0.5}", True),
     ("1, 2", "so $x=\\boxed{1}$ and $x = \\boxed{2}$", True),
     ("3", "first \\boxed{1} then the answer is \\boxed{3}", True),
+    # "answer: the largest $k$ is 12": the value is 12, not the name k
+    ("Final Answer: The largest $k$ is 12.", "Final Answer: The largest $k$ is 10.", False),
+    ("Final Answer: The largest $k$ is 12.", "Final Answer: The largest $k$ is 12.", True),
+    ("12", "Final Answer: The largest $k$ is 12.", True),
+    ("the final answer is: the area of $T$ is $40$", "the final answer is: the area of $T$ is $44$", False),
     ("\\[\\boxed{\\frac{\\pi}{4}}\\]", "So \\boxed{\\[\\boxed{\\frac{\\pi}{4}}\\]}.", True),  # nested boxes
     # percent words, currency, units, decimal comma, approx
     ("28\\%", "28 percent", True),
@@ -107,10 +112,20 @@ RULES = [
     # labelled values, inequalities against intervals, ordinals
     ("-3,0", "b=-3, c=0", True),
     ("1,3", "Minimum: 1, Maximum: 3", True),
+    # named values compare by name, never by position; several groups as a set of groups
+    ("m=4, n=9", "n=9, m=4", True),
+    ("m=4, n=9", "m=9, n=4", False),
+    ("u=1, v=3 \\text{ and } u=2, v=5", "u=2,v=5; u=1,v=3", True),
+    ("u=1, v=3 \\text{ and } u=2, v=5", "u=1,v=5; u=2,v=3", False),
+    ("r=2, s=7", "r=2, t=7", False),
+    ("r=2, s=7", "s = 7 \\text{ and } r = 2", True),
     ("(3,4]", "3 < \\lambda \\le 4", True),
     ("(3,4]", "3 \\le \\lambda \\le 4", False),
     ("(-1,1)", "\\{x \\mid -1<x<1\\}", True),
     ("[2, \\infty)", "x \\geq 2", True),
+    ("(3, +\\infty)", "(3, +\\infty]", True),  # an infinite end is open however it is written
+    ("[-\\infty, 0)", "(-\\infty, 0)", True),
+    ("(3, +\\infty)", "[3, +\\infty]", False),
     ("12", "12^{\\text{th}}", True),
     ("21", "21st", True),
     # functions with renamed variables, symbolic forms
@@ -122,6 +137,24 @@ RULES = [
     ("\\text{No}", "Yes, take n = 3.", False),
     ("No, it is impossible.", "\\text{No}", True),
     ("B", "(b)", True),
+    # a choice letter against the option written out with its text, either side
+    ("D", "D. 2\\sqrt{3}", True),
+    ("B", "(B) 12", True),
+    ("A", "C. 12", False),
+    ("E. \\frac{1}{2}", "E", True),
+    ("E. \\frac{1}{2}", "A", False),
+    # words in \\text{} after a number are units to math-verify, not variables
+    ("2/7", "\\frac{2}{7} \\text{y}", True),
+    ("3", "3\\text{ n}", True),
+    ("0.25", "\\frac14 \\textbf{k}", True),
+    ("3", "4\\text{ n}", False),
+    ("3", "3 n", False),  # a bare letter stays a variable
+    # a whole answer written as a number word (0-99)
+    ("7", "\\text{seven}", True),
+    ("34", "thirty-four", True),
+    ("eleven", "11", True),
+    ("8", "nine", False),
+    ("60", "sixty apples", True),
     ("3", "3x", False),
     ("5", "2a+b", False),
 ]

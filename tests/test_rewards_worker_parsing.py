@@ -101,3 +101,40 @@ def test_syntax_errors_still_raise_after_the_full_ll_retry(two_stage: Callable[[
 
 def test_installing_twice_is_a_no_op(two_stage: Callable[[], None]) -> None:
     assert install_two_stage_parsing() is None
+
+
+def _tools() -> tuple[object, object, object]:
+    """math-verify's parse/verify with the worker's extraction config (no parser patching here)."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+    return [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()], parse, verify
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The answer is !!!invalid!!!",
+        "so we get nothing useful here at all",
+        "Hence the value cannot be determined ?!",
+    ],
+)
+def test_prose_without_an_answer_is_not_parsed_as_math(text: str) -> None:
+    """A sentence where math-verify finds no answer stays answerless in the worker: wrapped in
+    ``$...$`` its words would parse as products of one-letter symbols (slow, never the answer)."""
+    from rewards._symbolic_worker import _parse_uncached
+
+    tools = _tools()
+    assert tools[1](text, tools[0]) == []  # math-verify's own reading
+    assert _parse_uncached(text, tools) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("\\pi", "pi"), ("\\frac{1}{2}", "1/2"), ("58 square units", "58")]
+)
+def test_bare_answers_outside_math_mode_still_parse(text: str, value: str) -> None:
+    from sympy import sympify
+
+    from rewards._symbolic_worker import _parse_uncached
+
+    got = _parse_uncached(text, _tools())  # type: ignore[arg-type]
+    assert got and got[0] == sympify(value)

@@ -79,8 +79,10 @@ def math_compute_score(
             "verified": int(verdict.verified),
             "status": verdict.path,
         }
-    except Exception:  # a reward must never crash the trainer
-        logger.exception("math compute_score failed; scoring 0")
+    except Exception as exc:  # a reward must never crash the trainer
+        from rewards.failures import log_failure
+
+        log_failure(logger, "math compute_score failed; scoring 0", exc)
         return _empty("error")
 
 
@@ -126,6 +128,8 @@ def compute_score(
             return gsm8k.compute_score(data_source, solution_str, ground_truth, extra_info, **gsm_kwargs)
         math_kwargs = {k: v for k, v in kwargs.items() if k == "timeout_s"}
         return math_compute_score(data_source, solution_str, ground_truth, extra_info, **math_kwargs)
-    except Exception:  # a reward must never crash the trainer
-        logger.exception("compute_score failed; scoring 0")
+    except Exception as exc:  # a reward must never crash the trainer
+        from rewards.failures import log_failure
+
+        log_failure(logger, "compute_score failed; scoring 0", exc)
         return _empty("error")

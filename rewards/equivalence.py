@@ -39,6 +39,7 @@ from rewards.extract import (
     tail,
     verify_text,
 )
+from rewards.failures import log_failure
 from rewards.poly_identity import same_polynomial
 
 __all__ = [
@@ -1156,6 +1157,6 @@ def is_equivalent(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) ->
     """Whether answer ``pred`` equals reference answer ``gold`` (see :func:`compare`)."""
     try:
         return compare(gold, pred, timeout_s).equal
-    except Exception:  # never let a reward crash the trainer
-        logger.exception("is_equivalent failed; counting as not equivalent")
+    except Exception as exc:  # never let a reward crash the trainer
+        log_failure(logger, "is_equivalent failed; counting as not equivalent", exc)
         return False

@@ -49,6 +49,7 @@ if __name__.partition(".")[0] != "rewards":  # loaded by file path (verl's load_
         sys.path.insert(0, _root)
 
 from rewards.equivalence import DEFAULT_TIMEOUT_S, compare, extract_answer
+from rewards.failures import log_failure
 
 logger = logging.getLogger(__name__)
 
@@ -401,7 +402,7 @@ def compute_score(
             acc_score = length_aware_accuracy(correct, length, params)
         result["acc_score"] = acc_score
         result["score"] = float(params["w_acc"] * acc_score + params["w_rep"] * rep)
-    except Exception:  # a reward must never crash the trainer
-        logger.exception("phi4 compute_score failed; scoring as a format violation")
+    except Exception as exc:  # a reward must never crash the trainer
+        log_failure(logger, "phi4 compute_score failed; scoring as a format violation", exc)
         result["score"] = float(params["w_acc"] * params["format_violation_score"])
     return result

@@ -19,6 +19,9 @@
 
 cpu_mode() { [[ "${PLATFORM:-gpu}" == cpu ]]; }
 
+# the override that runs a replica's model in vLLM's engine-core process (cpu_mode_overrides)
+CPU_UNI_EXECUTOR_OVERRIDE="+actor_rollout_ref.rollout.engine_kwargs.vllm.distributed_executor_backend=uni"
+
 cpu_mode_check() {
   case "${PLATFORM:-gpu}" in
     gpu | cpu) ;;
@@ -96,7 +99,7 @@ cpu_mode_overrides() {
     # worker process per replica, which busy-polls a shared-memory queue. On a few cores that
     # process costs a torch + vLLM import per replica and CPU the trainer needs; "uni" runs the
     # model in the engine core (engine_kwargs are merged last: vllm_async_server.py:349)
-    LAUNCH_OVERRIDES+=("+actor_rollout_ref.rollout.engine_kwargs.vllm.distributed_executor_backend=uni")
+    LAUNCH_OVERRIDES+=("${CPU_UNI_EXECUTOR_OVERRIDE}")
   fi
 }
 
@@ -106,12 +109,12 @@ cpu_mode_check_config() {
   # so that the config on record is the one the trainer gets); an explicit uni is refused.
   cpu_mode || return 0
   [[ "${CPU_VLLM_EXECUTOR}" != mp ]] || return 0
-  local tp
-  tp="$("${PYTHON}" -c 'import sys, yaml
-r = yaml.safe_load(open(sys.argv[1]))["actor_rollout_ref"]["rollout"]
-print(int(r.get("tensor_model_parallel_size") or 1))' "$1")" \
+  local summary words=() tp
+  summary="$(run_metrics config "$1")" \
     || die "cannot read actor_rollout_ref.rollout.tensor_model_parallel_size from $1"
-  ((tp > 1)) || return 0
+  read -ra words <<<"${summary}"
+  tp="$(word_value rollout_tp "${words[@]}")"
+  ((${tp:-1} > 1)) || return 0
   if [[ "${CPU_VLLM_EXECUTOR}" == uni ]]; then
     die "CPU_VLLM_EXECUTOR=uni runs each vLLM replica in one process, on 1 declared GPU, but" \
       "actor_rollout_ref.rollout.tensor_model_parallel_size=${tp} ($1)." \
@@ -121,7 +124,7 @@ print(int(r.get("tensor_model_parallel_size") or 1))' "$1")" \
   unset VLLM_ENABLE_V1_MULTIPROCESSING
   local arg kept=()
   for arg in "${TRAINER_ARGS[@]}"; do
-    [[ "${arg}" == "+actor_rollout_ref.rollout.engine_kwargs.vllm.distributed_executor_backend=uni" ]] || kept+=("${arg}")
+    [[ "${arg}" == "${CPU_UNI_EXECUTOR_OVERRIDE}" ]] || kept+=("${arg}")
   done
   TRAINER_ARGS=("${kept[@]}")
   log "cpu mode: rollout tensor parallel size ${tp}: vLLM's mp executor (one worker process per declared GPU)"

@@ -1,8 +1,9 @@
 """What the launcher needs from verl's JSONL metrics and the composed config (long_run.sh).
 
     python jobs/lib/run_metrics.py steps FILE...     training steps logged, longest step, longest validation
-    python jobs/lib/run_metrics.py config FILE       trainer.test_freq, trainer.esi_redundant_time and
+    python jobs/lib/run_metrics.py config FILE       trainer.test_freq, trainer.esi_redundant_time,
                                                      trainer.total_training_steps (0: set by the epochs)
+                                                     and the rollout's tensor_model_parallel_size (cpu_mode.sh)
 
 verl's file logger (``trainer.logger`` contains ``file``) writes one line per training step,
 ``{"step": N, "data": {"timing_s/step": ..., "timing_s/testing": ...}}``; a validation before
@@ -50,15 +51,18 @@ def step_summary(paths: list[Path]) -> dict[str, float]:
 
 
 def config_summary(path: Path) -> dict[str, float]:
-    """trainer.test_freq, esi_redundant_time, total_training_steps of a composed config (verl's defaults if absent)."""
+    """trainer.test_freq, esi_redundant_time, total_training_steps and the rollout's
+    tensor_model_parallel_size of a composed config (verl's defaults if absent)."""
     import yaml
 
     config = yaml.safe_load(path.read_text()) or {}
     trainer = config.get("trainer") or {}
+    rollout = (config.get("actor_rollout_ref") or {}).get("rollout") or {}
     return {
         "test_freq": int(trainer.get("test_freq", -1) or -1),
         "esi_redundant_time": float(trainer.get("esi_redundant_time", 0) or 0),
         "total_training_steps": int(trainer.get("total_training_steps", 0) or 0),
+        "rollout_tp": int(rollout.get("tensor_model_parallel_size", 1) or 1),
     }
 
 

@@ -842,10 +842,10 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
         if mp:
             return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
-    elif _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
+    elif mp := _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
         mg = _CHOICE_WITH_TEXT_RE.match(gold)
         if mg:
-            return (mg.group(1) or mg.group(2)) == _CHOICE_RE.match(pred).group(1).upper()  # type: ignore[union-attr]
+            return (mg.group(1) or mg.group(2)) == mp.group(1).upper()
     yn = _YES_NO.get(_text_key(gold))
     if yn is not None:
         got = _yes_no(pred)

@@ -4,7 +4,7 @@ A reward never raises into verl: a failure scores 0 (or a format violation) and 
 same defect usually repeats for every sample of a batch (a dataset column of the wrong type, a
 bug on one answer form), and verl calls ``compute_score`` thousands of times per step, so each
 kind of failure (where it was caught, the exception's type) is logged with its traceback the
-first ``TRACEBACKS`` times, then as one line at each power of ten of its count.
+first ``TRACEBACKS`` times, then as one line when its count reaches a power of two or of ten.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from rewards.extract import (
     verify_text,
 )
 from rewards.failures import log_failure
-from rewards.poly_identity import same_polynomial
+from rewards.poly_identity import proportional, same_polynomial
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -822,6 +822,57 @@ def _expressions_decide(gold: str, pred: str) -> bool | None:
     return same_polynomial(gold, pred, lg)  # a proof on a grid when both are polynomials
 
 
+def _two_sides(s: str) -> tuple[str, str] | None:
+    """``(lhs, rhs)`` of a single equation ``lhs = rhs`` (no other relation, chain or list), or None."""
+    if s.count("=") != 1 or len(_CHAIN_RE.findall(s)) != 1 or any(op in s for op in _RELATION_OPS):
+        return None
+    if len(_split_top(s)) > 1:
+        return None
+    lhs, _, rhs = s.partition("=")
+    lhs, rhs = lhs.strip(), rhs.strip()
+    return (lhs, rhs) if lhs and rhs else None
+
+
+def _equation_difference(s: str) -> str | None:
+    """``(lhs)-(rhs)`` of a single equation ``lhs = rhs``, or None."""
+    sides = _two_sides(s)
+    return None if sides is None else f"({sides[0]})-({sides[1]})"
+
+
+def _computed_value(s: str) -> str | None:
+    """``\\log_2(8) = 3`` -> ``3``: the right side of an equation whose left side is a computation
+    without free variables (``e^{i\\pi}``, ``\\binom{5}{2}``, a determinant) or a limit; None else
+    (``x + 5 = 3`` is not a value: math-verify decides)."""
+    sides = _two_sides(s)
+    if sides is None:
+        return None
+    lhs, rhs = sides
+    free = set(_FREE_LETTER_RE.findall(_COMMAND_RE.sub(" ", lhs))) - _CONSTANT_LETTERS
+    return rhs if not free or lhs.startswith("\\lim") else None
+
+
+def _names_differ(gold: str, pred: str) -> bool:
+    """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``)."""
+    sg, sp = _two_sides(gold), _two_sides(pred)
+    if sg is None or sp is None or not _VAR_LHS_RE.match(sg[0]) or not _VAR_LHS_RE.match(sp[0]):
+        return False
+    return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
+
+
+def _equations_decide(gold: str, pred: str) -> bool | None:
+    """Two polynomial equations in the same 1-3 variables: True when one is the other times a
+    nonzero rational (``2x+4y-3=0`` and ``y=-\\frac12x+\\frac34``), proven on a grid
+    (:func:`rewards.poly_identity.proportional`); else None. Different equations can still have
+    the same solutions (``x^2=0`` and ``x=0``), so "not proportional" is left to math-verify."""
+    dg, dp = _equation_difference(gold), _equation_difference(pred)
+    if dg is None or dp is None:
+        return None
+    lg, lp = _variables(dg), _variables(dp)
+    if not lg or lg != lp:
+        return None
+    return True if proportional(dg, dp, lg) else None
+
+
 def _is_matrix(v: _Value) -> bool:
     return isinstance(v, _Seq) and v.open == "M"
 
@@ -851,6 +902,11 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         got = _yes_no(pred)
         if got is not None:
             return got == yn
+    if "=" in gold and "=" in pred:
+        if not text_words and _equations_decide(gold, pred):
+            return True  # the same equation up to a nonzero factor
+        if _names_differ(gold, pred):
+            return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
     if "=" in gold + pred and (_assignments(gold) is not None or _assignments(pred) is not None):
         return _assignments_decide(gold, pred)  # named values: by name, or math-verify
     vg = _value(gold)
@@ -1038,7 +1094,12 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     ng, np_ = _prepare(g, p)
     if not ng or not np_:
         return None
-    verdict = _fast_compare(ng, np_, bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p)))
+    text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
+    verdict = _fast_compare(ng, np_, text_words)
+    if verdict is not True and "=" not in ng and not _CHAIN_RE.search(ng):
+        value = _computed_value(np_)  # a reference value against "\\log_2(8) = 3"
+        if value is not None and _fast_compare(ng, value, text_words) is True:
+            return True
     if verdict is False and not (g_sure and p_sure):
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict

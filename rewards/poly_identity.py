@@ -5,9 +5,10 @@ A fast-path helper for :mod:`rewards.equivalence`. Equality at a few fixed point
 the degree is bounded: a polynomial in ``k`` variables of degree at most ``D`` in each that
 vanishes on ``S^k`` with ``|S| > D`` is zero. So both sides must be *syntactically* polynomials:
 the variables appear only as factors raised to non-negative integer literals, never in a
-denominator, an exponent, a root or a function. For such an expression, ``D <= n * P`` where ``n``
-is the number of variable occurrences and ``P`` the product of all exponent literals (induction:
-a sum takes the max, a product the sum, ``e^m`` multiplies by ``m``). Both sides are then
+denominator, an exponent, a root or a function. For such an expression the total degree ``D`` is
+at most the sum over variable occurrences of the exponent literals that apply to each (induction:
+a sum takes the max, at most the sum; a product the sum; ``g^m`` multiplies ``g``'s by ``m``),
+so ``x^2/4 + y^2/3`` has ``D <= 4`` and ``((x)^{2})^3`` ``D <= 6``. Both sides are then
 evaluated exactly (``fractions.Fraction``, :func:`rewards.const_eval.evaluate_exact`) on an integer
 grid of ``D + 1`` points per variable; equal everywhere is a proof. Nothing here evaluates text as
 code; the grid is capped at :data:`MAX_POINTS` evaluations.
@@ -43,13 +44,14 @@ def _group_end(toks: list[str], j: int) -> int | None:
 
 
 def degree_bound(s: str, letters: frozenset[str]) -> int | None:
-    """An upper bound on the degree of ``s`` in each of ``letters`` when ``s`` is syntactically a
+    """An upper bound on the total degree of ``s`` in ``letters`` when ``s`` is syntactically a
     polynomial in them (see the module doc), else None."""
     try:
         toks = _tokenize(s)
     except _Reject:
         return None
-    occurrences, product = 0, 1
+    frames = [0]  # the bound of each open group so far
+    last = 0  # the bound of the atom or group just read (what a following "^" raises)
     skip_from = skip_until = -1
     i = 0
     while i < len(toks):
@@ -58,7 +60,16 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
             i += 1
             continue
         if t in letters:
-            occurrences += 1
+            frames[-1] += 1
+            last = 1
+        elif t in "([{":
+            frames.append(0)
+            last = 0
+        elif t in ")]}":
+            if len(frames) < 2:
+                return None
+            last = frames.pop()
+            frames[-1] += last
         elif t == "^":
             nxt = toks[i + 1 : i + 4]
             if nxt[:1] and len(nxt[0]) == 1 and nxt[0].isdigit():
@@ -67,29 +78,36 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
                 value, width = int(nxt[1]), 3
             else:
                 return None  # a variable, a sign or a fraction in an exponent
-            product *= max(1, value)
+            frames[-1] += last * (value - 1)
+            last *= value
             i += 1 + width
             continue
         elif t == "/":
             nxt = toks[i + 1] if i + 1 < len(toks) else ""
             if not re.fullmatch(r"\d+(?:\.\d*)?", nxt):
                 return None  # only division by a number literal
+            last = 0
         elif t == "\\frac":
             if i + 1 < len(toks) and toks[i + 1].isdigit() and len(toks[i + 1]) == 2:
                 i += 2  # \frac12: a constant
+                last = 0
                 continue
             num_end = _group_end(toks, i + 1)
             den_end = None if num_end is None else _group_end(toks, num_end)
             if num_end is None or den_end is None or letters.intersection(toks[num_end:den_end]):
                 return None
             skip_from, skip_until = num_end, den_end  # the denominator is a constant
+            last = 0
         elif t.startswith("\\"):
             if t not in _MULTIPLY:
                 return None
+            last = 0
         elif t[0].isalpha():
             return None  # a letter that is not one of the variables (e, i, a function name ...)
+        else:
+            last = 0  # a number or an operator
         i += 1
-    return occurrences * product
+    return frames[0] if len(frames) == 1 else None
 
 
 def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
@@ -100,9 +118,10 @@ def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
     return got if isinstance(got, Fraction) else None
 
 
-def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:
-    """True when ``a`` and ``b`` are provably the same polynomial in ``letters``, False when they
-    provably differ (exact values differ at a grid point), None when this cannot tell."""
+def _grid(a: str, b: str, letters: list[str]) -> list[tuple[Fraction, Fraction]] | None:
+    """Exact values of ``a`` and ``b`` on an integer grid that proves polynomial identities of
+    their degree (see the module doc), or None when either is not syntactically a polynomial in
+    ``letters``, the grid would be too large, or a value is not exact."""
     if not letters:
         return None
     names = frozenset(letters)
@@ -113,10 +132,33 @@ def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:
     if side ** len(letters) > MAX_POINTS:
         return None
     grid = range(-(side // 2), side - side // 2)
+    values: list[tuple[Fraction, Fraction]] = []
     for point in itertools.product(grid, repeat=len(letters)):
         va, vb = _at(a, letters, point), _at(b, letters, point)
         if va is None or vb is None:
             return None
-        if va != vb:
-            return False
-    return True
+        values.append((va, vb))
+    return values
+
+
+def proportional(a: str, b: str, letters: list[str]) -> bool:
+    """True when ``a = c * b`` as polynomials in ``letters`` for a rational ``c != 0`` (so the
+    equations ``a = 0`` and ``b = 0`` are the same equation), proven on the grid; False when that
+    is disproven or cannot be told. ``a - c * b`` has no larger degree than ``a`` or ``b``, so
+    vanishing on their grid proves it zero."""
+    values = _grid(a, b, letters)
+    if values is None:
+        return False
+    ratio = next((va / vb for va, vb in values if vb != 0), None)
+    if ratio is None or ratio == 0:
+        return False
+    return all(va == ratio * vb for va, vb in values)
+
+
+def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:
+    """True when ``a`` and ``b`` are provably the same polynomial in ``letters``, False when they
+    provably differ (exact values differ at a grid point), None when this cannot tell."""
+    values = _grid(a, b, letters)
+    if values is None:
+        return None
+    return all(va == vb for va, vb in values)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from rewards.equivalence import decide_fast, is_equivalent
-from rewards.poly_identity import MAX_POINTS, degree_bound, same_polynomial
+from rewards.poly_identity import MAX_POINTS, degree_bound, proportional, same_polynomial
 
 X = frozenset("x")
+XY = frozenset("xy")
 
 
 @pytest.mark.parametrize(
@@ -36,6 +37,20 @@ def test_degree_bound_only_for_syntactic_polynomials(expr: str, bound: int | Non
 
 
 @pytest.mark.parametrize(
+    ("expr", "bound"),
+    [
+        ("x^2/4 + y^2/3", 4),  # each exponent applies to its own term, not to the others
+        ("(x+y)^{3}", 6),
+        ("x^2 y^3", 5),
+        ("(x^2)(y)^2", 4),
+        ("((x+1)", None),  # unbalanced
+    ],
+)
+def test_degree_bound_sums_the_exponents_of_each_occurrence(expr: str, bound: int | None) -> None:
+    assert degree_bound(expr, XY) == bound
+
+
+@pytest.mark.parametrize(
     ("gold", "pred", "want"),
     [
         ("x^2-1", "(x-1)(x+1)", True),
@@ -50,7 +65,9 @@ def test_degree_bound_only_for_syntactic_polynomials(expr: str, bound: int | Non
         ("x", "x^3", False),
         ("\\frac{1}{x}", "\\frac{2}{2x}", None),  # rational functions: math-verify decides
         ("2^x", "2^{x}", None),
-        ("(x+1)^{7}", "x^7+7x^6+21x^5+35x^4+35x^3+21x^2+7x+1", None),  # grid over the cap
+        ("(x+1)^{7}", "x^7+7x^6+21x^5+35x^4+35x^3+21x^2+7x+1", True),  # degree <= 28: 29 points
+        ("(x+1)^{7}", "x^7+7x^6+21x^5+35x^4+35x^3+21x^2+7x+2", False),
+        ("(x+y)^{8}", "(y+x)^{8}", None),  # 2 variables of degree <= 16: the grid is over the cap
     ],
 )
 def test_polynomial_identity_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:
@@ -65,3 +82,21 @@ def test_the_grid_is_capped() -> None:
 def test_polynomials_math_verify_also_calls_equal() -> None:
     assert is_equivalent("$x^2-1$", "$(x-1)(x+1)$", timeout_s=30.0) is True
     assert is_equivalent("x^2-1", "(x-1)^2", timeout_s=30.0) is False
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        ("(2x+4y-3)-(0)", "(y)-(-\\frac{1}{2}x+\\frac{3}{4})", True),  # a factor of 2
+        ("(x^2/4+y^2/3)-(1)", "(x^2/16+y^2/12)-(1/4)", True),
+        ("x-y", "y-x", True),  # a factor of -1
+        ("x-y", "x+y", False),
+        ("x-y", "0", False),  # no factor makes a nonzero polynomial zero
+        ("x^2-y", "x-y", False),
+        # proportional at the points -1, 0, 1 (both vanish there), not on the degree-3 grid
+        ("x^3-x", "2x^3-2x", True),
+        ("x^3-x", "x^3-x+(x^3-x)(x+1)", False),
+    ],
+)
+def test_proportional_is_a_proof_on_the_grid(a: str, b: str, want: bool) -> None:
+    assert proportional(a, b, ["x", "y"] if "y" in a + b else ["x"]) is want

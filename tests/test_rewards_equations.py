@@ -1,0 +1,51 @@
+"""Equations on the certain path (rewards/equivalence.py): the same polynomial equation up to a
+nonzero factor is proven equal on a grid; a value computed on the left of ``=`` is read from the
+right; a single value given to two different names is math-verify's to decide. Examples invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import decide_fast, is_equivalent
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2x+4y-3=0", "y=-\\frac{1}{2}x+\\frac{3}{4}", True),
+        ("x^2/4 + y^2/3 = 1", "x^2/16 + y^2/12 = \\frac14", True),
+        ("3x-2y+5z-7=0", "-3x+2y-5z+7=0", True),
+        ("x - (y+2) = 0", "x = y + 2", True),
+        ("$2a = 4b$", "The line is $\\boxed{a - 2b = 0}$.", True),
+        ("2x+4y-3=0", "2x+4y+3=0", None),  # not proportional: math-verify decides
+        ("x^2=0", "x=0", None),  # the same solutions, not the same polynomial
+        ("x+y=1", "x+z=1", None),  # other variables
+        ("y = \\sqrt{x}", "y^2 = x", None),  # not a polynomial
+    ],
+)
+def test_equations_equal_up_to_a_factor(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("3", "$\\log_2(8) = 3$", True),
+        ("-1", "$e^{i\\pi} = -1$", True),
+        ("10", "$\\binom{5}{2} = 10$", True),
+        ("1", "$\\lim_{t \\to 0} \\frac{\\sin t}{t} = 1$", True),
+        ("\\frac23", "$\\frac{\\frac{1}{2}}{\\frac{3}{4}} = \\frac{2}{3}$", True),
+        ("-2", "$\\begin{vmatrix} 1 & 2 \\\\ 2 & 2 \\end{vmatrix} = -2$", True),
+        ("4", "$\\log_2(8) = 3$", None),  # a wrong value is math-verify's to refuse
+        ("3", "x + 5 = 3", None),  # an equation in x, not a computed value
+    ],
+)
+def test_a_value_computed_on_the_left(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+def test_one_value_under_two_names_is_not_the_same_answer() -> None:
+    assert decide_fast("x=1", "y=1") is None
+    assert decide_fast("x_1=3", "x_{1} = 3") is True
+    assert is_equivalent("x=1", "y=1", timeout_s=30.0) is False  # math-verify: the name counts
+    assert is_equivalent("x=1", "x=1.0", timeout_s=30.0) is True

@@ -8,8 +8,9 @@ timeout. Expressions with variables, relations, sets etc. are left to the symbol
 
 Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; implicit multiplication
 (``2\\pi``, ``(1+x)(2)``); ``( )``, ``[ ]``, ``{ }`` groups; ``\\frac{a}{b}`` (and ``\\frac12``);
-``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``\\pi``, ``e``; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group,
-with an optional power on the name (``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
+``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``|x|``, ``\\lfloor x \\rfloor``, ``\\lceil x \\rceil``; ``\\pi``, ``e``;
+``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
+(``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import math
 import re
 from fractions import Fraction
 
-_TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^(){}\[\]]|[a-zA-Z])")
+_TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^(){}\[\]|]|[a-zA-Z])")
 _MAX_DEPTH = 40
 _MAX_ABS = 1e250
 _MAX_EXACT_BITS = 4096  # exact results larger than this fall back to floats (then inexact)
@@ -27,6 +28,7 @@ Value = Fraction | float
 """A Fraction is exact (only integers, ``+ - * /``, integer powers); a float is not."""
 _FUNCS = {"\\ln": math.log, "\\sin": math.sin, "\\cos": math.cos, "\\tan": math.tan}
 _OPEN_CLOSE = {"(": ")", "[": "]", "{": "}"}
+_ROUNDING = {"\\lfloor": ("\\rfloor", math.floor), "\\lceil": ("\\rceil", math.ceil)}
 
 
 def _exact(v: Value) -> bool:
@@ -141,8 +143,8 @@ class _Reader:
             elif tok is not None and _starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
-                if tok[0].isdigit() or tok == "\\frac":
-                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number)
+                if (tok[0].isdigit() and self.t[self.i - 1] != ")") or tok == "\\frac":
+                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number); "(n-2) 2^n" is a product
                 value = _mul(value, self.power())
             else:
                 return _check(value)
@@ -247,6 +249,17 @@ class _Reader:
             if radicand < 0:
                 raise _Reject
             return _root(radicand, int(index))
+        if tok == "|":  # |x|: no implicit product inside, so the first "|" after a term closes it
+            value = self.expr()
+            self.take("|")
+            return abs(value)
+        if tok in _ROUNDING:
+            closer, rounding = _ROUNDING[tok]
+            value = self.expr()
+            self.take(closer)
+            if isinstance(value, float) and abs(value - round(value)) < 1e-9 * max(1.0, abs(value)):
+                raise _Reject  # a float this close to an integer: its floor is not certain
+            return Fraction(rounding(value))
         if tok in _FUNCS:
             power = self.function_power()
             if self.peek() not in _OPEN_CLOSE:
@@ -259,7 +272,12 @@ class _Reader:
 
 
 def _starts_factor(tok: str) -> bool:
-    return tok in ("(", "{", "[", "\\pi", "e", "\\frac", "\\sqrt") or tok in _FUNCS or tok[0].isdigit()
+    return (
+        tok in ("(", "{", "[", "\\pi", "e", "\\frac", "\\sqrt")
+        or tok in _FUNCS
+        or tok in _ROUNDING
+        or tok[0].isdigit()
+    )
 
 
 def _number(tok: str) -> Value:

@@ -417,6 +417,22 @@ _INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
 _SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
 
 
+def _scalar(s: str, v: _Value | None) -> bool:
+    """A number or a closed-form constant (``\\sqrt{2}``, ``e^{23110}``)."""
+    return isinstance(v, _Num) or (v is None and (_constant(s) is not None or bool(_HUGE_POWER_RE.match(s))))
+
+
+_FUNCTION_CALL_RE = re.compile(r"[A-Za-z]\(")
+
+
+def _is_inequality(s: str) -> bool:
+    """An inequality or a chain of them (``x \\ge 5``, ``2 < x < 5``): no ``=``, no set braces,
+    no bars, no function call (``P(X<3)``)."""
+    if "=" in s or "\\{" in s or "|" in s or _FUNCTION_CALL_RE.search(s):
+        return False
+    return _INEQ_RE.search(s) is not None
+
+
 def _interval(s: str, depth: int) -> _Seq | None:
     """``3 < x \\le 4`` / ``x > 2`` / ``\\{x \\mid -1<x<1\\}`` as an interval value, or None."""
     m = _SET_BUILDER_RE.match(s)
@@ -803,7 +819,22 @@ def _nonconstant(s: str) -> bool:
     if not letters:
         return False
     values = _at_points(s, letters, 2)
-    return values is not None and _differ(values[0], values[1])
+    if values is None:
+        return False
+    if _differ(values[0], values[1]):
+        return True
+    far = _at_far_point(s, letters)  # a step function (a floor) can agree at two near points
+    return far is not None and _differ(values[0], far)
+
+
+_FAR_POINT = Fraction(31, 3)
+
+
+def _at_far_point(s: str, letters: list[str]) -> Fraction | float | None:
+    rep = f"(\\frac{{{_FAR_POINT.numerator}}}{{{_FAR_POINT.denominator}}})"
+    for letter in letters:
+        s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m: rep, s)
+    return evaluate_exact(s)
 
 
 def _expressions_decide(gold: str, pred: str) -> bool | None:
@@ -921,6 +952,8 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         return _values_equal(vg, vp)
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
         return False  # two different plain words/phrases
+    if _scalar(gold, vg) and _is_inequality(pred) or _scalar(pred, vp) and _is_inequality(gold):
+        return False  # a number against "x \\ge 5" or "2 < x < 5" (math-verify: never equal)
     if vg is None or vp is None:
         got = _constants_decide(gold, pred)
         if got is None:

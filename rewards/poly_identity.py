@@ -62,6 +62,8 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
         if t in letters:
             frames[-1] += 1
             last = 1
+        elif t == "|":
+            return None  # |x| is not a polynomial
         elif t in "([{":
             frames.append(0)
             last = 0

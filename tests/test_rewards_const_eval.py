@@ -1,0 +1,54 @@
+"""The exact evaluator behind the certain path (rewards/const_eval.py) and the verdicts it makes
+certain: a number against an expression that provably varies, or against an inequality."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rewards.const_eval import evaluate_exact
+from rewards.equivalence import decide_fast
+
+
+@pytest.mark.parametrize(
+    ("expr", "want"),
+    [
+        ("|-3| + |2-5|", Fraction(6)),
+        ("||-2|-5|", Fraction(3)),
+        ("\\lfloor 7/2 \\rfloor", Fraction(3)),
+        ("\\lceil \\frac{7}{2} \\rceil", Fraction(4)),
+        ("\\lceil \\pi \\rceil", Fraction(4)),
+        ("\\lfloor -0.5 \\rfloor", Fraction(-1)),
+        ("(1+2) 3", Fraction(9)),  # a digit after a parenthesis: a product
+        ("(2)(3) 2^{-1}", Fraction(3)),
+        ("2 3", None),  # two numbers side by side: a list or a typo, never a product
+        ("3\\frac12", None),  # a mixed number, not 3 * 1/2
+        ("\\lfloor 2 \\sqrt{4} \\rfloor", Fraction(4)),
+        ("\\lfloor \\sqrt{2}^2 \\rfloor", None),  # a float at an integer: its floor is not certain
+        ("|3", None),
+    ],
+)
+def test_evaluate_exact(expr: str, want: Fraction | None) -> None:
+    got = evaluate_exact(expr)
+    assert got == want and (want is None or isinstance(got, Fraction))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("10000", "n(n-2) 2^{-n+1}", False),  # varies with n
+        ("4", "\\left \\lfloor \\frac{2n-1}{5} \\right \\rfloor", False),  # equal at 2/7 and 3/11
+        ("3", "|x-3|", False),
+        ("4", "\\lceil \\pi \\rceil", True),
+        ("3", "\\lceil \\pi \\rceil", False),
+        ("5", "x \\ge 5", False),  # a number is not an inequality
+        ("2<x<5", "3", False),
+        ("x \\le -2 \\text{ or } x > 3", "e^{23110}", False),
+        ("\\sqrt{2}", "x < \\sqrt{2}", False),
+        ("0.5", "P(X<3)", None),  # a probability, not an inequality: math-verify decides
+        ("x<3", "(-\\infty, 3)", True),
+    ],
+)
+def test_numbers_against_varying_expressions_and_inequalities(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

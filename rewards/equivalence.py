@@ -11,11 +11,12 @@ currency, decimal comma, labelled values, inequalities as intervals, ordinals, y
 sentences) add on top. Model text is never ``eval``-ed or ``sympify``-ed here.
 
 Numeric rule (see docs/rewards.md): integers and fractions compare exactly. A decimal written with
-a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d``
+a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d >= 2``
 digits after the point, an exact prediction matches if it rounds to the reference at ``d`` digits
-(``0.33`` accepts ``\\frac13``). When the reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``),
-a decimal prediction matches only if it equals it exactly (``0.5`` for ``\\frac12``; never
-``0.333`` for ``\\frac13`` or ``3.14159`` for ``\\pi``). Two decimals match only when equal.
+(``0.33`` accepts ``\\frac13``; ``0.5`` is an exact value and accepts only ``\\frac12``). When the
+reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``), a decimal prediction matches only if it
+equals it exactly (``0.5`` for ``\\frac12``; never ``0.333`` for ``\\frac13`` or ``3.14159`` for
+``\\pi``). Two decimals match only when equal.
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
 _VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
-_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z ]{0,30}:\s?")
+_LABEL_RE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{1,30}:\s?|[A-Za-z]:\s)")  # "Max: 3", not "A:B=1"
 _DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MAX_DIGITS = 400
@@ -631,19 +632,24 @@ def _candidates(n: _Num) -> tuple[tuple[Fraction, int | None], ...]:
     return ((n.value, n.digits), (n.value / 100, None if n.digits is None else n.digits + 2))
 
 
+MIN_ROUNDED_DECIMALS = 2
+"""A decimal reference is read as rounded only with at least this many decimals (``0.33`` accepts
+``\\frac13``, ``5.66`` ``4\\sqrt2``); ``0.5`` or ``12.5`` are exact values: +-0.05 would credit
+``\\frac{37}{72}`` or ``\\frac{623}{50}``."""
+
 MIN_EXACT_DIGITS = 10
 """A decimal prediction for an exact reference must carry at least this many significant digits,
 all correct (``0.0833333333333333`` for ``\\frac1{12}``; never ``3.14159`` for ``\\pi``)."""
 
 
 def _significant(value: Fraction, digits: int) -> int:
-    scaled = abs(value) * 10**digits
+    scaled = abs(value) * Fraction(10) ** digits  # digits < 0 for 1.5\times10^{3}
     return len(str(scaled.numerator // scaled.denominator)) if scaled >= 1 else 0
 
 
 def _rounds_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
     """Whether ``exact`` rounded to ``digits`` places is ``decimal`` (half a unit either way)."""
-    return abs(exact - decimal) <= Fraction(1, 2 * 10**digits)
+    return abs(exact - decimal) <= Fraction(1, 2) / Fraction(10) ** digits
 
 
 def _nums_equal(gold: _Num, pred: _Num) -> bool:
@@ -651,7 +657,7 @@ def _nums_equal(gold: _Num, pred: _Num) -> bool:
         for pv, pd in _candidates(pred):
             if gv == pv:
                 return True
-            if gd is not None and pd is None and _rounds_to(pv, gv, gd):
+            if gd is not None and gd >= MIN_ROUNDED_DECIMALS and pd is None and _rounds_to(pv, gv, gd):
                 return True  # the reference is a rounded decimal; the prediction is exact
             if (
                 gd is None
@@ -693,8 +699,11 @@ def _values_equal(a: _Value, b: _Value) -> bool:
                 else:
                     return False
             return True
-        if "" not in (a.open, b.open) and _brackets(a) != _brackets(b):
-            return False  # a bare list "1, 2" may match a tuple "(1, 2)" in order
+        if "" in (a.open, b.open):
+            if _brackets(b if a.open == "" else a) != ("(", ")"):
+                return False  # a bare list "1, 2" may match a tuple "(1, 2)", never "(1, 2]"
+        elif _brackets(a) != _brackets(b):
+            return False
         if "{" in (a.open, b.open):
             return False  # a set is not a tuple or an interval
         return all(_values_equal(x, y) for x, y in zip(a.items, b.items, strict=True))
@@ -737,9 +746,12 @@ def _constants_decide(gold: str, pred: str) -> bool | None:
     rel = abs(fg - fp) / scale
     if g_dec and not p_dec:
         m = re.fullmatch(r"-?\d*\.(\d+)", gold.strip())
-        if m:  # the reference is a rounded decimal: round the exact prediction to its digits
+        if m and len(m.group(1)) >= MIN_ROUNDED_DECIMALS:
+            # the reference is a rounded decimal: round the exact prediction to its digits
             return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(1)) * (1 + 1e-9)
-        return None
+        if m and isinstance(cp, Fraction):
+            return Fraction(gold.strip()) == cp  # "0.5" is an exact value
+        return None if rel <= 1e-12 else False
     if p_dec and not g_dec:
         # the reference is exact: a decimal prediction must equal it, or carry machine precision
         m = re.fullmatch(r"-?(\d*)\.(\d+)", pred.strip())

@@ -50,5 +50,20 @@ def test_evaluate_exact(expr: str, want: Fraction | None) -> None:
         ("x<3", "(-\\infty, 3)", True),
     ],
 )
-def test_numbers_against_varying_expressions_and_inequalities(gold: str, pred: str, want: bool | None) -> None:
+def test_numbers_against_varying_expressions_and_inequalities(
+    gold: str, pred: str, want: bool | None
+) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("1500", "1.5\\times10^{3}", True),
+        ("135", "1.5\\times10^{3}", False),  # this raised inside the certain path (10**-2 is a float)
+        ("\\frac{1}{3}", "1.5\\times10^{3}", False),
+        ("1.5\\times10^{3}", "\\frac{4500}{3}", True),
+    ],
+)
+def test_scientific_notation_with_fewer_digits_than_its_exponent(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want

@@ -1,0 +1,32 @@
+"""Wrong credits found by pairing public reference answers with each other (different answers
+must not be equal) and checking the certain path against math-verify; examples invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import decide_fast
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # a decimal reference with one decimal is an exact value, not a value rounded to +-0.05
+        ("0.5", "\\frac{1}{2} + \\frac{1}{72}", False),
+        ("12.5", "\\frac{623}{50}", False),
+        ("0.5", "\\frac{2}{4}", True),
+        ("0.33", "\\frac13", True),  # two decimals: a rounded reference (docs/rewards.md)
+        ("5.66", "4\\sqrt{2}", True),
+        # a bare list is a tuple at most, never an interval with a closed end
+        ("(1, 2]", "1, 2", False),
+        ("[1, 2]", "so \\boxed{1} and \\boxed{2}", None),  # from prose: math-verify decides
+        ("[-3, 5]", "-3, 5", False),
+        ("(1, 2)", "1, 2", True),  # an open pair reads as a tuple too (as math-verify)
+        # "A:B=1" is a ratio named by two points, not a label "A:" on "B=1"
+        ("f(x)=1", "A:B=1", None),
+        ("Max: 3", "3", True),
+        ("x: 3", "3", True),
+    ],
+)
+def test_different_answers_are_not_credited(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

@@ -41,7 +41,7 @@ from rewards.extract import (
     verify_text,
 )
 from rewards.failures import log_failure
-from rewards.poly_identity import proportional, same_polynomial
+from rewards.poly_identity import is_linear, proportional, same_polynomial
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -589,6 +589,11 @@ def _assignments_decide(gold: str, pred: str) -> bool | None:
         named, bare = (ag, pred) if ap is None else (ap, gold)
         if named is None or len(named) != 1 or "=" in bare:
             return None
+        items = _split_top(bare)
+        if len(items) == len(named[0]) and all(
+            _fast_compare(v, item) is True for v, item in zip(named[0].values(), items, strict=True)
+        ):
+            return True  # "y_1 = -2x^2+4x+3, y_2 = ..." against "-2(x-1)^2+5, ..." item by item
         vb = _value(bare)
         if not isinstance(vb, _Seq) or vb.open not in ("", "(") or len(vb.items) != len(named[0]):
             return None
@@ -905,15 +910,20 @@ def _names_differ(gold: str, pred: str) -> bool:
 def _equations_decide(gold: str, pred: str) -> bool | None:
     """Two polynomial equations in the same 1-3 variables: True when one is the other times a
     nonzero rational (``2x+4y-3=0`` and ``y=-\\frac12x+\\frac34``), proven on a grid
-    (:func:`rewards.poly_identity.proportional`); else None. Different equations can still have
-    the same solutions (``x^2=0`` and ``x=0``), so "not proportional" is left to math-verify."""
+    (:func:`rewards.poly_identity.proportional`). Two linear equations that are not proportional
+    are different lines or planes: False. Other equations can have the same solutions without
+    being proportional (``x^2=0`` and ``x=0``): None, math-verify decides."""
     dg, dp = _equation_difference(gold), _equation_difference(pred)
     if dg is None or dp is None:
         return None
     lg, lp = _variables(dg), _variables(dp)
     if not lg or lg != lp:
         return None
-    return True if proportional(dg, dp, lg) else None
+    same = proportional(dg, dp, lg)
+    if same is False and is_linear(dg, lg) and is_linear(dp, lg):
+        # decimals are the numeric rule's to judge (x = 0.33 for x = 1/3, docs/rewards.md)
+        return None if _DECIMAL_LITERAL_RE.search(dg + dp) else False
+    return True if same else None
 
 
 def _is_matrix(v: _Value) -> bool:
@@ -946,8 +956,9 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         if got is not None:
             return got == yn
     if "=" in gold and "=" in pred:
-        if not text_words and _equations_decide(gold, pred):
-            return True  # the same equation up to a nonzero factor
+        same = None if text_words else _equations_decide(gold, pred)
+        if same is not None:
+            return same  # the same equation up to a nonzero factor, or two different lines
         if _names_differ(gold, pred):
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
     if "=" in gold + pred and (_assignments(gold) is not None or _assignments(pred) is not None):

@@ -6,9 +6,8 @@ the degree is bounded: a polynomial in ``k`` variables of degree at most ``D`` i
 vanishes on ``S^k`` with ``|S| > D`` is zero. So both sides must be *syntactically* polynomials:
 the variables appear only as factors raised to non-negative integer literals, never in a
 denominator, an exponent, a root or a function. For such an expression the total degree ``D`` is
-at most the sum over variable occurrences of the exponent literals that apply to each (induction:
-a sum takes the max, at most the sum; a product the sum; ``g^m`` multiplies ``g``'s by ``m``),
-so ``x^2/4 + y^2/3`` has ``D <= 4`` and ``((x)^{2})^3`` ``D <= 6``. Both sides are then
+bounded by induction on the text: a sum takes the largest of its terms, a product the sum of its
+factors, ``g^m`` multiplies ``g``'s by ``m`` (``x^2/4 + y^2/3``: 2; ``((x)^{2})^3``: 6). Both sides are then
 evaluated exactly (``fractions.Fraction``, :func:`rewards.const_eval.evaluate_exact`) on an integer
 grid of ``D + 1`` points per variable; equal everywhere is a proof. Nothing here evaluates text as
 code; the grid is capped at :data:`MAX_POINTS` evaluations.
@@ -50,8 +49,8 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
         toks = _tokenize(s)
     except _Reject:
         return None
-    frames = [0]  # the bound of each open group so far
-    last = 0  # the bound of the atom or group just read (what a following "^" raises)
+    frames = [[0, 0]]  # per open group: [the largest term degree so far, the current term's]
+    last = 0  # the degree of the factor just read (what a following "^" raises)
     skip_from = skip_until = -1
     i = 0
     while i < len(toks):
@@ -60,18 +59,19 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
             i += 1
             continue
         if t in letters:
-            frames[-1] += 1
+            frames[-1][1] += 1
             last = 1
-        elif t == "|":
-            return None  # |x| is not a polynomial
+        elif t in "+-":
+            frames[-1] = [max(frames[-1]), 0]  # a new term
+            last = 0
         elif t in "([{":
-            frames.append(0)
+            frames.append([0, 0])
             last = 0
         elif t in ")]}":
             if len(frames) < 2:
                 return None
-            last = frames.pop()
-            frames[-1] += last
+            last = max(frames.pop())
+            frames[-1][1] += last
         elif t == "^":
             nxt = toks[i + 1 : i + 4]
             if nxt[:1] and len(nxt[0]) == 1 and nxt[0].isdigit():
@@ -80,7 +80,7 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
                 value, width = int(nxt[1]), 3
             else:
                 return None  # a variable, a sign or a fraction in an exponent
-            frames[-1] += last * (value - 1)
+            frames[-1][1] += last * (value - 1)
             last *= value
             i += 1 + width
             continue
@@ -100,6 +100,8 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
                 return None
             skip_from, skip_until = num_end, den_end  # the denominator is a constant
             last = 0
+        elif t == "|":
+            return None  # |x| is not a polynomial
         elif t.startswith("\\"):
             if t not in _MULTIPLY:
                 return None
@@ -107,9 +109,9 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
         elif t[0].isalpha():
             return None  # a letter that is not one of the variables (e, i, a function name ...)
         else:
-            last = 0  # a number or an operator
+            last = 0  # a number or "*"
         i += 1
-    return frames[0] if len(frames) == 1 else None
+    return max(frames[0]) if len(frames) == 1 else None
 
 
 def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
@@ -143,18 +145,26 @@ def _grid(a: str, b: str, letters: list[str]) -> list[tuple[Fraction, Fraction]]
     return values
 
 
-def proportional(a: str, b: str, letters: list[str]) -> bool:
+def proportional(a: str, b: str, letters: list[str]) -> bool | None:
     """True when ``a = c * b`` as polynomials in ``letters`` for a rational ``c != 0`` (so the
-    equations ``a = 0`` and ``b = 0`` are the same equation), proven on the grid; False when that
-    is disproven or cannot be told. ``a - c * b`` has no larger degree than ``a`` or ``b``, so
-    vanishing on their grid proves it zero."""
+    equations ``a = 0`` and ``b = 0`` are the same equation), proven on the grid; False when
+    disproven (``b`` is not the zero polynomial); None when this cannot tell. ``a - c * b`` has no
+    larger degree than ``a`` or ``b``, so vanishing on their grid proves it zero."""
     values = _grid(a, b, letters)
     if values is None:
-        return False
+        return None
     ratio = next((va / vb for va, vb in values if vb != 0), None)
-    if ratio is None or ratio == 0:
+    if ratio is None:
+        return None  # b vanishes on the grid: b is the zero polynomial
+    return ratio != 0 and all(va == ratio * vb for va, vb in values)
+
+
+def is_linear(a: str, letters: list[str]) -> bool:
+    """``a`` is provably a polynomial of degree exactly 1 in ``letters`` (a line, a plane)."""
+    if degree_bound(a, frozenset(letters)) != 1:
         return False
-    return all(va == ratio * vb for va, vb in values)
+    values = _grid(a, a, letters)
+    return values is not None and len({va for va, _ in values}) > 1  # not a constant
 
 
 def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:

@@ -17,8 +17,12 @@ from rewards.equivalence import decide_fast, is_equivalent
         ("3x-2y+5z-7=0", "-3x+2y-5z+7=0", True),
         ("x - (y+2) = 0", "x = y + 2", True),
         ("$2a = 4b$", "The line is $\\boxed{a - 2b = 0}$.", True),
-        ("2x+4y-3=0", "2x+4y+3=0", None),  # not proportional: math-verify decides
+        ("2x+4y-3=0", "2x+4y+3=0", False),  # two different lines
+        ("x + y - z + 2 = 0", "5x - 7y + 11z + 4 = 0", False),  # two different planes
+        ("x = 0.33", "x = \\frac13", True),  # decimals: the numeric rule (docs/rewards.md)
+        ("x = 0.3", "3x = 1", None),
         ("x^2=0", "x=0", None),  # the same solutions, not the same polynomial
+        ("x^2+y^2=1", "x^2+y^2=2", None),  # not linear: math-verify decides
         ("x+y=1", "x+z=1", None),  # other variables
         ("y = \\sqrt{x}", "y^2 = x", None),  # not a polynomial
     ],
@@ -49,3 +53,29 @@ def test_one_value_under_two_names_is_not_the_same_answer() -> None:
     assert decide_fast("x_1=3", "x_{1} = 3") is True
     assert is_equivalent("x=1", "y=1", timeout_s=30.0) is False  # math-verify: the name counts
     assert is_equivalent("x=1", "x=1.0", timeout_s=30.0) is True
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            "y_{1}=-2 x^{2}+4 x+3, y_{2}=3 x^{2}+12 x+10",
+            "\\(y_1 = \\boxed{-2(x - 1)^2 + 5}\\) and \\(y_2 = \\boxed{3(x + 2)^2 - 2}\\)",
+            True,
+        ),
+        (
+            "x_1 = \\sqrt{2}, x_2 = -\\sqrt{2}",
+            "\\boxed{\\sqrt2} \\quad \\text{and} \\quad \\boxed{-\\sqrt{2}}",
+            True,
+        ),
+        (
+            "x_1 = \\sqrt{2}, x_2 = -\\sqrt{2}",
+            "\\boxed{-\\sqrt2, \\sqrt{2}}",
+            None,
+        ),  # other order: math-verify
+        ("p=5, q=2", "5, 2", True),
+        ("p=5, q=2", "2, 5", None),
+    ],
+)
+def test_named_values_against_a_list_item_by_item(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

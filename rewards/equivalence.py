@@ -831,24 +831,32 @@ def _differ(a: Fraction | float, b: Fraction | float) -> bool:
 
 def _nonconstant(s: str) -> bool:
     """Provably not a constant: an expression in 1-3 single-letter variables that the exact
-    evaluator reads, and that takes two different values at two rational points."""
+    evaluator reads, and that takes two different values at two rational points (the probe points,
+    then a far point, then small integers: a floor agrees at near points, ``|V|^{2016}`` underflows
+    to 0 at both)."""
     letters = _variables(s)
     if not letters:
         return False
     values = _at_points(s, letters, 2)
-    if values is None:
-        return False
-    if _differ(values[0], values[1]):
+    if values is not None and _differ(values[0], values[1]):
         return True
-    far = _at_far_point(s, letters)  # a step function (a floor) can agree at two near points
-    return far is not None and _differ(values[0], far)
+    seen: list[Fraction | float] = [] if values is None else [values[0]]
+    for point in _EXTRA_POINTS:
+        got = _at_same_point(s, letters, point)
+        if got is None:
+            continue
+        if any(_differ(got, other) for other in seen):
+            return True
+        seen.append(got)
+    return False
 
 
-_FAR_POINT = Fraction(31, 3)
+_EXTRA_POINTS = (Fraction(31, 3), Fraction(1), Fraction(0), Fraction(2), Fraction(-1))
 
 
-def _at_far_point(s: str, letters: list[str]) -> Fraction | float | None:
-    rep = f"(\\frac{{{_FAR_POINT.numerator}}}{{{_FAR_POINT.denominator}}})"
+def _at_same_point(s: str, letters: list[str], point: Fraction) -> Fraction | float | None:
+    """``s`` with every variable at ``point``."""
+    rep = f"(\\frac{{{point.numerator}}}{{{point.denominator}}})"
     for letter in letters:
         s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m: rep, s)
     return evaluate_exact(s)

@@ -34,6 +34,7 @@ from rewards.const_eval import evaluate_exact
 from rewards.extract import (
     _BOX_RE,
     THINK_CLOSE,
+    box_contents,
     braced,
     extract_answer,
     extract_with_source,
@@ -1165,8 +1166,36 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         if value is not None and _fast_compare(ng, value, text_words) is True:
             return True
     if verdict is False and not (g_sure and p_sure):
+        if g_sure and _every_box_differs(g, pred, True, text_words):
+            return False
+        if p_sure and _every_box_differs(p, gold, False, text_words):
+            return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words: bool) -> bool:
+    """``text`` has several boxes and ``answer`` provably differs from each of them and from the
+    list of them all, whichever of those math-verify's extraction would take."""
+    if text.count("\\boxed") + text.count("\\fbox") < 2:
+        return False
+    boxes = box_contents(text)
+    if boxes is None or len(boxes) < 2:
+        return False
+    if len(set(boxes)) == 1:  # the same answer boxed twice
+        boxes = boxes[:1]
+    candidates = [*boxes, ", ".join(boxes)] if len(boxes) > 1 else boxes
+    n_answer = normalize(answer)
+    if (
+        _scalar(n_answer, _value(n_answer))
+        and _fast_compare(normalize(boxes[0]), normalize(boxes[-1])) is False
+    ):
+        candidates.pop()  # a list with two different items is not one number
+    for box in candidates:
+        ng, np_ = _prepare(answer, box) if answer_is_gold else _prepare(box, answer)
+        if not ng or not np_ or _fast_compare(ng, np_, text_words) is not False:
+            return False
+    return True
 
 
 def _sentence_rules(gold: str, pred: str) -> bool | None:

@@ -79,6 +79,13 @@ def _boxed_items(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def box_contents(text: str) -> list[str] | None:
+    """Every ``\\boxed``/``\\fbox`` content at the end of ``text`` (after the last ``</think>``),
+    in order; None when there may be more than the :data:`_MAX_BOXED` scanned."""
+    items = _boxed_items(tail(text))
+    return None if len(items) >= _MAX_BOXED else [content for _, _, content in items]
+
+
 def boxed_answer(text: str) -> str | None:
     """The last ``\\boxed{}``; several boxes joined only by separators form one list ``a, b``."""
     items = _boxed_items(text)

@@ -5,8 +5,9 @@ same inputs; prints ratios (not a test, no pass/fail).
 (a) Phi-4 reward on synthetic 20,000-word ``<think>`` responses vs a straightforward
     implementation (sympy ``parse_latex(..., backend="lark")`` on both sides per call compared with
     ``==``, whitespace-split 5-grams counted with ``collections.Counter``).
-(b) ``is_equivalent`` over a mixed set of labelled answer pairs (real GSM8K / Omni-MATH answers in
-    several surface forms, plus hand-made equivalent / different forms) vs
+(b) ``is_equivalent`` over labelled answer pairs (real GSM8K / Omni-MATH answers in several surface
+    forms; those answers against whole GSM8K / Omni-MATH solutions, as a GRPO reward sees them;
+    hand-made equivalent / different forms; any public sets in ``--data``) vs
     ``math_verify.parse`` + ``math_verify.verify``: time and agreement with the labels.
 (c) p99 latency per pair and the share of pairs that reach the bounded symbolic worker.
 """
@@ -113,6 +114,27 @@ def mixed_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
         other = omni[(i + 1 + rng.randrange(len(omni) - 1)) % len(omni)]
         if other.replace(" ", "") != a.replace(" ", ""):
             pairs.append((a, other, False))
+    return pairs
+
+
+def solution_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
+    """What a GRPO reward sees: a reference answer against a whole written solution (GSM8K's
+    ``#### N`` solutions, Omni-MATH's solutions that box their answer), labelled equal for the
+    solution's own problem and not equal for another problem's answer."""
+    pairs: list[tuple[str, str, bool]] = []
+    gsm = read_jsonl(fx / "gsm8k_test_sample.jsonl")
+    for r in gsm:
+        gold = r["answer"].split("####")[-1].strip()
+        other = rng.choice(gsm)["answer"].split("####")[-1].strip()
+        pairs.append((gold, r["answer"], True))
+        if other != gold:
+            pairs.append((other, r["answer"], False))
+    omni = [r for r in read_jsonl(fx / "omni_math_sample.jsonl") if "\\boxed" in r["solution"]]
+    for r in omni:
+        other = rng.choice(omni)["answer"]
+        pairs.append((r["answer"], r["solution"], True))
+        if other.replace(" ", "") != r["answer"].replace(" ", ""):
+            pairs.append((other, r["solution"], False))
     return pairs
 
 
@@ -252,6 +274,7 @@ def load_sets(data_dir: Path | None, fx: Path, rng: random.Random) -> dict[str, 
     sets: dict[str, list[tuple[str, str, bool]]] = {
         "hand (committed)": list(HAND_PAIRS),
         "fixtures (GSM8K+Omni-MATH)": mixed_pairs(fx, rng),
+        "solutions (GSM8K+Omni-MATH)": solution_pairs(fx, rng),
     }
     if data_dir is None:
         return sets

@@ -908,6 +908,15 @@ def _computed_value(s: str) -> str | None:
     return rhs if not free or lhs.startswith("\\lim") else None
 
 
+def _equation_in_unknowns(s: str) -> bool:
+    """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
+    a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""
+    sides = _two_sides(s)
+    if sides is None or _VAR_LHS_RE.match(sides[0]) or _NAMED_RATIO_VALUE_RE.match(s):
+        return False  # a name, or a ratio of names ("A:B = 1")
+    return bool(set(_FREE_LETTER_RE.findall(_COMMAND_RE.sub(" ", sides[0]))) - _CONSTANT_LETTERS)
+
+
 def _names_differ(gold: str, pred: str) -> bool:
     """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``)."""
     sg, sp = _two_sides(gold), _two_sides(pred)
@@ -984,6 +993,8 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
         return _values_equal(vg, vp)
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
         return False  # two different plain words/phrases
+    if not text_words and "=" not in pred and _scalar(pred, vp) and _equation_in_unknowns(gold):
+        return False  # "a + z = 0" is an equation, not the value 0
     if _scalar(gold, vg) and _is_inequality(pred) or _scalar(pred, vp) and _is_inequality(gold):
         return False  # a number against "x \\ge 5" or "2 < x < 5" (math-verify: never equal)
     if vg is None or vp is None:
@@ -1025,14 +1036,15 @@ _NAMED_RHS_RE = re.compile(r"^(?:([a-zA-Z])|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\
 
 _NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
 _NAMED_RATIO_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$")
+_NAMED_RATIO_VALUE_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?([^=:<>]+)$")
 
 
 def _named_rhs(s: str) -> str | None:
     """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
     ``|AB|=1`` -> ``1``. One ``=`` after a single-letter name (not ``e``/``i``), a tuple of such
     names or a segment's length, that the right side does not use, and no relation; else None."""
-    m = _NAMED_RATIO_RE.match(s)
-    if m:  # "V_{1}:V_{2}=11:21" -> "11:21"
+    m = _NAMED_RATIO_RE.match(s) or _NAMED_RATIO_VALUE_RE.match(s)
+    if m:  # "V_{1}:V_{2}=11:21" -> "11:21", "A:B=1" -> "1"
         return m.group(1).strip()
     m = _NAMED_RHS_RE.match(s)
     if not m or any(op in s for op in _RELATION_OPS):

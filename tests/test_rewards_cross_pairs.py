@@ -24,6 +24,7 @@ from rewards.equivalence import decide_fast
         ("(1, 2)", "1, 2", True),  # an open pair reads as a tuple too (as math-verify)
         # "A:B=1" is a ratio named by two points, not a label "A:" on "B=1"
         ("f(x)=1", "A:B=1", None),
+        ("A:B=1", "1", True),  # a ratio of names and its value
         ("Max: 3", "3", True),
         ("x: 3", "3", True),
     ],

@@ -79,3 +79,19 @@ def test_one_value_under_two_names_is_not_the_same_answer() -> None:
 )
 def test_named_values_against_a_list_item_by_item(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("a + z = 0", "0", False),  # an equation is not the value on its right
+        ("x+z=1", "1", False),
+        ("2x = 10", "10", False),
+        ("x = 5", "5", True),  # a name and its value
+        ("f(2) = 5", "5", True),
+        ("AB = 5", "5", None),  # a segment's length: math-verify decides
+        ("x + z = 1", "x + z = 1", True),
+    ],
+)
+def test_an_equation_in_unknowns_against_a_number(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

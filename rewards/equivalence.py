@@ -450,6 +450,8 @@ def _interval(s: str, depth: int) -> _Seq | None:
         "<" if o in ("<",) else "<=" if o in ("\\le", "\\leq", "<=") else ">" if o == ">" else ">="
         for o in ops
     ]
+    if "|" in s:
+        return _abs_interval(sides, norm, depth)
     if len(ops) == 2:
         if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\([a-zA-Z]\)", sides[1]):
             return None
@@ -473,6 +475,93 @@ def _interval(s: str, depth: int) -> _Seq | None:
     if not isinstance(vlo, _Num | _Inf) or not isinstance(vhi, _Num | _Inf):
         return None
     return _Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
+
+
+_CUP_RE = re.compile(r"\\cup(?![a-zA-Z])")
+_ABS_VAR_RE = re.compile(r"^\|([a-zA-Z])\|$")
+_Span = tuple[Fraction | float, bool, Fraction | float, bool, "_Num | _Inf", "_Num | _Inf"]
+
+
+def _end_key(v: _Num | _Inf) -> Fraction | float:
+    return v.value if isinstance(v, _Num) else math.inf * v.sign
+
+
+def _span(v: _Value | None) -> _Span | None:
+    """An interval with number/infinite ends as (lo, lo closed, hi, hi closed, lo, hi); None for
+    anything else, and for an empty or one-point interval (math-verify decides those)."""
+    if not isinstance(v, _Seq) or v.open not in ("(", "[") or v.close not in (")", "]") or len(v.items) != 2:
+        return None
+    lo, hi = v.items
+    if not isinstance(lo, _Num | _Inf) or not isinstance(hi, _Num | _Inf):
+        return None
+    opener, closer = _brackets(v)
+    if _end_key(lo) >= _end_key(hi):
+        return None
+    return (_end_key(lo), opener == "[", _end_key(hi), closer == "]", lo, hi)
+
+
+def _canonical_union(spans: list[_Span]) -> _Seq | None:
+    """The union of ``spans`` as disjoint intervals in increasing order (overlapping or touching
+    ones merged): two unions are the same set exactly when these are equal. One interval comes
+    back as a plain interval, several as a ``"U"`` sequence."""
+    if not spans:
+        return None
+    spans = sorted(spans, key=lambda sp: (sp[0], not sp[1]))
+    merged = [list(spans[0])]
+    for sp in spans[1:]:
+        cur = merged[-1]
+        if sp[0] < cur[2] or (sp[0] == cur[2] and (cur[3] or sp[1])):
+            if sp[2] > cur[2]:
+                cur[2], cur[3], cur[5] = sp[2], sp[3], sp[5]
+            elif sp[2] == cur[2]:
+                cur[3] = cur[3] or sp[3]
+        else:
+            merged.append(list(sp))
+    parts = tuple(_Seq("[" if m[1] else "(", "]" if m[3] else ")", (m[4], m[5])) for m in merged)
+    return parts[0] if len(parts) == 1 else _Seq("U", "U", parts)
+
+
+def _union(s: str, depth: int) -> _Seq | None:
+    """``(-\\infty, -1) \\cup (1, \\infty)``: intervals with number ends joined by ``\\cup``."""
+    spans = [_span(_value(part.strip(), depth + 1)) for part in _CUP_RE.split(s)]
+    if any(sp is None for sp in spans):
+        return None
+    return _canonical_union(spans)  # type: ignore[arg-type]
+
+
+def _as_union(v: _Value) -> _Seq | None:
+    """A union or one interval as a canonical union; None for anything else (a list of pairs
+    ``(1,2), (3,4)`` may be points, not intervals)."""
+    if isinstance(v, _Seq) and v.open == "U":
+        return v
+    sp = _span(v)
+    return None if sp is None else _canonical_union([sp])
+
+
+def _abs_interval(sides: list[str], norm: list[str], depth: int) -> _Seq | None:
+    """``1 \\le |z| \\le 2``, ``|x| > 1``, ``|x| \\le 3`` as the union of intervals they mean."""
+    if len(sides) == 3 and _ABS_VAR_RE.match(sides[1]) and norm[0][0] == norm[1][0] == "<":
+        lo, hi = _value(sides[0], depth + 1), _value(sides[2], depth + 1)
+        lo_closed, hi_closed = norm[0] == "<=", norm[1] == "<="
+    elif len(sides) == 2 and _ABS_VAR_RE.match(sides[0]) and norm[0][0] in "<>":
+        bound = _value(sides[1], depth + 1)
+        if norm[0][0] == "<":
+            lo, hi, lo_closed, hi_closed = _Num(Fraction(0), None, False), bound, True, norm[0] == "<="
+        else:
+            lo, hi, lo_closed, hi_closed = bound, _Inf(1), norm[0] == ">=", False
+    else:
+        return None
+    if not isinstance(lo, _Num) or not isinstance(hi, _Num | _Inf) or lo.value < 0:
+        return None
+    neg_lo = _Num(-lo.value, lo.digits, False) if lo.value else lo
+    neg_hi = _Num(-hi.value, hi.digits, False) if isinstance(hi, _Num) else _Inf(-1)
+    spans = [
+        _span(_Seq("[" if hi_closed else "(", "]" if lo_closed else ")", (neg_hi, neg_lo))),
+        _span(_Seq("[" if lo_closed else "(", "]" if hi_closed else ")", (lo, hi))),
+    ]
+    if any(sp is None for sp in spans):
+        return None
+    return _canonical_union(spans)  # type: ignore[arg-type]
 
 
 _MATRIX_RE = re.compile(r"^\\begin\{([pbvB]?matrix|array)\}(?:\{[lcr|]*\})?(.*)\\end\{\1\}$", re.DOTALL)
@@ -509,6 +598,8 @@ def _value(s: str, depth: int = 0, decimal_comma: bool = False) -> _Value | None
     num = _number(s, decimal_comma)
     if num is not None:
         return num
+    if _CUP_RE.search(s):
+        return _union(s, depth)
     if _INEQ_RE.search(s):
         return _interval(s, depth)
     opener, closer, inner = "", "", s
@@ -985,6 +1076,9 @@ def _fast_compare(gold: str, pred: str, text_words: bool = False) -> bool | None
     vp = _value(pred, decimal_comma=isinstance(vg, _Num))
     if isinstance(vp, _Num) and not isinstance(vg, _Num):
         vg = _value(gold, decimal_comma=True)  # "1,22" against one number: a decimal comma
+    if isinstance(vg, _Seq) and isinstance(vp, _Seq) and "U" in (vg.open, vp.open):
+        ug, up = _as_union(vg), _as_union(vp)  # unions of intervals: the same set, in any order
+        return None if ug is None or up is None else _values_equal(ug, up)
     if vg is not None and vp is not None:
         if _is_matrix(vg) != _is_matrix(vp):
             return None  # a matrix against a tuple/list: math-verify's convention decides

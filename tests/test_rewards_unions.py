@@ -1,0 +1,49 @@
+"""Unions of intervals on the certain path (rewards/equivalence.py): merged where they overlap or
+touch and sorted, so two unions are equal exactly when they are the same set; ``a <= |x| <= b``
+and ``|x| > c`` read as the unions they mean. Examples invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import decide_fast
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("(-\\infty, -1) \\cup (1, \\infty)", "(1,\\infty)\\cup(-\\infty,-1)", True),  # any order
+        ("(-\\infty, -1) \\cup (1, \\infty)", "x \\in (-\\infty,-1) \\cup (1, +\\infty)", True),
+        ("(-\\infty, -1] \\cup (1, \\infty)", "(-\\infty, -1) \\cup (1, \\infty)", False),
+        ("[1,2] \\cup [2,3]", "[1,3]", True),  # touching closed ends merge
+        ("[1,2) \\cup (2,3]", "[1,3]", False),  # 2 is left out
+        ("(0,1) \\cup (1,2)", "(0,2)", False),
+        ("[0,\\frac{1}{2}] \\cup [1, 2]", "[1,2] \\cup [0, 0.5]", True),
+        ("(-2,-1) \\cup (1,2)", "(-2,-1) \\cup (1,3)", False),
+        ("[1,2] \\cup \\{5\\}", "[1,2]", None),  # a point in the union: math-verify decides
+        ("(1, \\sqrt{5}) \\cup (3, 4)", "(3, 4) \\cup (1, \\sqrt{5})", None),  # ends the reader cannot order
+    ],
+)
+def test_unions_of_intervals(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("1\\leq|z|\\leq \\frac{3}{2}", "z \\in [-\\frac{3}{2}, -1] \\cup [1, \\frac{3}{2}]", True),
+        ("|x| > 1", "(-\\infty, -1) \\cup (1, \\infty)", True),
+        ("|x| \\ge 1", "(-\\infty, -1) \\cup (1, \\infty)", False),  # the ends are in
+        ("|x| < 1", "(-1, 1)", True),
+        ("|x| \\le 1", "[-1, 1]", True),
+        ("1 < |x| < 2", "(-2,-1) \\cup (1,2)", True),
+        ("0 \\le |x| \\le 1", "[-1, 1]", True),  # [-1,0] and [0,1] merge
+        ("|x| < -1", "(-1, 1)", None),  # a negative bound: math-verify decides
+    ],
+)
+def test_absolute_value_inequalities(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+def test_a_list_of_pairs_is_not_a_union() -> None:
+    assert decide_fast("(1,2) \\cup (3,4)", "(1,2), (3,4)") is None  # points or intervals?

@@ -167,7 +167,7 @@ class _Inf:
 
 @dataclass(frozen=True)
 class _Seq:
-    open: str  # "(", "[", "{" (set), "" (bare list, order-insensitive)
+    open: str  # "(", "[", "{" (set), "" (bare list, order-insensitive), "M" (matrix), "U" (union)
     close: str
     items: tuple[_Value, ...]
 
@@ -479,7 +479,8 @@ def _interval(s: str, depth: int) -> _Seq | None:
 
 _CUP_RE = re.compile(r"\\cup(?![a-zA-Z])")
 _ABS_VAR_RE = re.compile(r"^\|([a-zA-Z])\|$")
-_Span = tuple[Fraction | float, bool, Fraction | float, bool, "_Num | _Inf", "_Num | _Inf"]
+_Span = tuple[Fraction | float, bool, Fraction | float, bool, _Num | _Inf, _Num | _Inf]
+"""An interval: lower end, lower end closed, upper end, upper end closed, and the two ends as read."""
 
 
 def _end_key(v: _Num | _Inf) -> Fraction | float:

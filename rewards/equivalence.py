@@ -898,16 +898,19 @@ def _variables(s: str) -> list[str] | None:
     return letters
 
 
+def _evaluate_at(s: str, point: dict[str, Fraction]) -> Fraction | float | None:
+    """``s`` evaluated exactly with each variable letter replaced by its rational value."""
+    for letter, v in point.items():
+        rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
+        s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, s)
+    return evaluate_exact(s)
+
+
 def _at_points(s: str, letters: list[str], points: int = 3) -> list[Fraction | float] | None:
     """``s`` evaluated with its variables at ``points`` rational probe points, or None."""
     values: list[Fraction | float] = []
     for k in range(points):
-        sub = s
-        for j, letter in enumerate(letters):
-            v = _PROBES[(j + k) % len(_PROBES)]
-            rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
-            sub = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, sub)
-        got = evaluate_exact(sub)
+        got = _evaluate_at(s, {x: _PROBES[(j + k) % len(_PROBES)] for j, x in enumerate(letters)})
         if got is None:
             return None
         values.append(got)
@@ -935,7 +938,7 @@ def _nonconstant(s: str) -> bool:
         return True
     seen: list[Fraction | float] = [] if values is None else [values[0]]
     for point in _EXTRA_POINTS:
-        got = _at_same_point(s, letters, point)
+        got = _evaluate_at(s, dict.fromkeys(letters, point))  # every variable at the point
         if got is None:
             continue
         if any(_differ(got, other) for other in seen):
@@ -945,14 +948,6 @@ def _nonconstant(s: str) -> bool:
 
 
 _EXTRA_POINTS = (Fraction(31, 3), Fraction(1), Fraction(0), Fraction(2), Fraction(-1))
-
-
-def _at_same_point(s: str, letters: list[str], point: Fraction) -> Fraction | float | None:
-    """``s`` with every variable at ``point``."""
-    rep = f"(\\frac{{{point.numerator}}}{{{point.denominator}}})"
-    for letter in letters:
-        s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m: rep, s)
-    return evaluate_exact(s)
 
 
 def _expressions_decide(gold: str, pred: str) -> bool | None:

@@ -122,27 +122,29 @@ def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
     return got if isinstance(got, Fraction) else None
 
 
-def _grid(a: str, b: str, letters: list[str]) -> list[tuple[Fraction, Fraction]] | None:
-    """Exact values of ``a`` and ``b`` on an integer grid that proves polynomial identities of
-    their degree (see the module doc), or None when either is not syntactically a polynomial in
-    ``letters``, the grid would be too large, or a value is not exact."""
+def _grid(exprs: tuple[str, ...], letters: list[str]) -> tuple[int, list[tuple[Fraction, ...]]] | None:
+    """The largest degree bound of ``exprs`` and their exact values (each evaluated once per point)
+    on an integer grid that proves polynomial identities of that degree (see the module doc), or
+    None when one is not syntactically a polynomial in ``letters``, the grid would be too large,
+    or a value is not exact."""
     if not letters:
         return None
     names = frozenset(letters)
-    da, db = degree_bound(a, names), degree_bound(b, names)
-    if da is None or db is None:
+    bounds = [degree_bound(e, names) for e in exprs]
+    if any(d is None for d in bounds):
         return None
-    side = max(da, db) + 1
+    degree = max(bounds)  # type: ignore[type-var]
+    side = degree + 1
     if side ** len(letters) > MAX_POINTS:
         return None
     grid = range(-(side // 2), side - side // 2)
-    values: list[tuple[Fraction, Fraction]] = []
+    values: list[tuple[Fraction, ...]] = []
     for point in itertools.product(grid, repeat=len(letters)):
-        va, vb = _at(a, letters, point), _at(b, letters, point)
-        if va is None or vb is None:
+        row = tuple(_at(e, letters, point) for e in exprs)
+        if any(v is None for v in row):
             return None
-        values.append((va, vb))
-    return values
+        values.append(row)  # type: ignore[arg-type]
+    return degree, values
 
 
 def proportional(a: str, b: str, letters: list[str]) -> bool | None:
@@ -150,9 +152,10 @@ def proportional(a: str, b: str, letters: list[str]) -> bool | None:
     equations ``a = 0`` and ``b = 0`` are the same equation), proven on the grid; False when
     disproven (``b`` is not the zero polynomial); None when this cannot tell. ``a - c * b`` has no
     larger degree than ``a`` or ``b``, so vanishing on their grid proves it zero."""
-    values = _grid(a, b, letters)
-    if values is None:
+    got = _grid((a, b), letters)
+    if got is None:
         return None
+    values = got[1]
     ratio = next((va / vb for va, vb in values if vb != 0), None)
     if ratio is None:
         return None  # b vanishes on the grid: b is the zero polynomial
@@ -161,16 +164,12 @@ def proportional(a: str, b: str, letters: list[str]) -> bool | None:
 
 def is_linear(a: str, letters: list[str]) -> bool:
     """``a`` is provably a polynomial of degree exactly 1 in ``letters`` (a line, a plane)."""
-    if degree_bound(a, frozenset(letters)) != 1:
-        return False
-    values = _grid(a, a, letters)
-    return values is not None and len({va for va, _ in values}) > 1  # not a constant
+    got = _grid((a,), letters)
+    return got is not None and got[0] == 1 and len({v for (v,) in got[1]}) > 1  # not a constant
 
 
 def same_polynomial(a: str, b: str, letters: list[str]) -> bool | None:
     """True when ``a`` and ``b`` are provably the same polynomial in ``letters``, False when they
     provably differ (exact values differ at a grid point), None when this cannot tell."""
-    values = _grid(a, b, letters)
-    if values is None:
-        return None
-    return all(va == vb for va, vb in values)
+    got = _grid((a, b), letters)
+    return None if got is None else all(va == vb for va, vb in got[1])

@@ -99,10 +99,15 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+def gsm8k_answer(row: dict) -> str:
+    """The reference number of a GSM8K row (after ``####`` in its solution)."""
+    return row["answer"].split("####")[-1].strip()
+
+
 def mixed_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
     """Labelled (gold, pred, equivalent) pairs in the forms models really write."""
     pairs: list[tuple[str, str, bool]] = list(HAND_PAIRS)
-    gsm = [r["answer"].split("####")[-1].strip() for r in read_jsonl(fx / "gsm8k_test_sample.jsonl")[:100]]
+    gsm = [gsm8k_answer(r) for r in read_jsonl(fx / "gsm8k_test_sample.jsonl")[:100]]
     for n in gsm:
         v = int(n.replace(",", ""))
         forms = [f"{v}.0", f"\\boxed{{{v}}}", f"${v:,}$", f"{v} dollars", f"\\${v}"]
@@ -124,8 +129,7 @@ def solution_pairs(fx: Path, rng: random.Random) -> list[tuple[str, str, bool]]:
     pairs: list[tuple[str, str, bool]] = []
     gsm = read_jsonl(fx / "gsm8k_test_sample.jsonl")
     for r in gsm:
-        gold = r["answer"].split("####")[-1].strip()
-        other = rng.choice(gsm)["answer"].split("####")[-1].strip()
+        gold, other = gsm8k_answer(r), gsm8k_answer(rng.choice(gsm))
         pairs.append((gold, r["answer"], True))
         if other != gold:
             pairs.append((other, r["answer"], False))

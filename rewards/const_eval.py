@@ -1,6 +1,6 @@
 """Numeric value of a closed-form constant written in LaTeX (``2\\sqrt{3}``, ``\\frac{\\pi}{4}``, ``e^{2}``).
 
-A fast-path helper for :mod:`rewards.equivalence`: a strict recursive-descent reader of a small
+A helper of the certain path (:mod:`rewards.expressions`): a strict recursive-descent reader of a small
 LaTeX subset that returns a float, or None for anything outside the subset, anything ambiguous
 (``1/2\\pi``) and anything whose magnitude would explode (power towers). It never evaluates text
 as code and its work is linear in the input length (nesting depth is capped), so it needs no

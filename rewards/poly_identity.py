@@ -1,6 +1,6 @@
 """Proof that two polynomial expressions are the same polynomial (``x^2-1`` and ``(x-1)(x+1)``).
 
-A fast-path helper for :mod:`rewards.equivalence`. Equality at a few fixed points proves nothing
+A helper of the certain path (:mod:`rewards.expressions`, :mod:`rewards.equations`). Equality at a few fixed points proves nothing
 (``x^2-1`` and ``x^2-1 + (x-a)(x-b)(x-c)`` agree at ``a, b, c``), but equality on a grid does when
 the degree is bounded: a polynomial in ``k`` variables of degree at most ``D`` in each that
 vanishes on ``S^k`` with ``|S| > D`` is zero. So both sides must be *syntactically* polynomials:

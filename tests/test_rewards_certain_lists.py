@@ -1,5 +1,5 @@
 """Certain-path rules for lists of tuples, ``x \\in`` intervals, named ratios and bracketed matrices
-(rewards/equivalence.py), with the cases where a cheap verdict would be wrong: those must be left
+(rewards/certain_path.py), with the cases where a cheap verdict would be wrong: those must be left
 to math-verify (``None`` from ``decide_fast``) and then get math-verify's verdict."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Equations on the certain path (rewards/equivalence.py): the same polynomial equation up to a
+"""Equations on the certain path (rewards/equations.py): the same polynomial equation up to a
 nonzero factor is proven equal on a grid; a value computed on the left of ``=`` is read from the
 right; a single value given to two different names is math-verify's to decide. Examples invented."""
 

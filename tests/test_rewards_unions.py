@@ -1,4 +1,4 @@
-"""Unions of intervals on the certain path (rewards/equivalence.py): merged where they overlap or
+"""Unions of intervals on the certain path (rewards/answer_values.py): merged where they overlap or
 touch and sorted, so two unions are equal exactly when they are the same set; ``a <= |x| <= b``
 and ``|x| > c`` read as the unions they mean. Examples invented."""
 

@@ -1,0 +1,197 @@
+"""Answer text at the string level: normalisation, top-level splitting, ``name = value`` sides.
+
+Pure string work with linear regexes on bounded strings; nothing here parses mathematics. Every
+other module of the certain path reads answers through :func:`normalize` first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rewards.extract import _BOX_RE, braced
+
+MAX_ANSWER_CHARS = 2000
+"""Extracted answers longer than this are compared as text only."""
+
+
+TEXT_CMD_RE = re.compile(
+    r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mbox|operatorname|mathit)\s*\{([^{}]*)\}"
+)
+_SPACING_RE = re.compile(r"\\\\|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~")
+_LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])")
+_DEGREE_RE = re.compile(r"\^ ?\{? ?\\circ ?\}?|°|\\degree(?![a-zA-Z])")
+_DFRAC_RE = re.compile(r"\\[dt]frac(?![a-zA-Z])")
+_THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")
+_PERCENT_WORD_RE = re.compile(r"(\d) ?(?:percent|per ?cent|pct)\b\.?", re.IGNORECASE)
+_ORDINAL_RE = re.compile(r"(\d) ?\^? ?\{? ?(?:st|nd|rd|th) ?\}?(?![a-zA-Z])")
+_FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d)")
+_CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
+_WS_RE = re.compile(r"\s+")
+_RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}
+_RELATION_WORD_RE = re.compile(r"\\[lg]t(?![a-zA-Z])|\\neq(?![a-zA-Z])|!=|<=|>=")
+
+
+def _spacing(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(0) == "\\\\" else " "  # keep matrix row breaks
+
+
+def _strip_wrappers(s: str) -> str:
+    """Remove surrounding ``$..$``, ``\\(..\\)``, ``\\[..\\]`` and whole-string ``\\boxed{..}``."""
+    while True:
+        t = s.strip()
+        if t.startswith("$$") and t.endswith("$$") and len(t) >= 4 and "$" not in t[2:-2]:
+            t = t[2:-2]
+        elif t.startswith("$") and t.endswith("$") and len(t) >= 2 and "$" not in t[1:-1]:
+            t = t[1:-1]
+        elif (t.startswith("\\(") and t.endswith("\\)")) or (t.startswith("\\[") and t.endswith("\\]")):
+            t = t[2:-2]
+        else:
+            m = _BOX_RE.match(t)
+            if m and t[m.end() :].lstrip().startswith("{"):
+                j = t.index("{", m.end())
+                got = braced(t, j, len(t))
+                if got is not None and got[1] == len(t):
+                    t = got[0]
+        t = t.strip()
+        if t == s:
+            return t
+        s = t
+
+
+def normalize(ans: str) -> str:
+    """Canonical surface form of an answer string (pure string work, no parsing)."""
+    s = _WS_RE.sub(" ", _strip_wrappers(ans))
+    s = (
+        s.replace("\u2212", "-")
+        .replace("\u2013", "-")
+        .replace("\u00d7", "\\times ")
+        .replace("\u00b7", "\\cdot ")
+        .replace("\u2264", "\\le ")
+        .replace("\u2265", "\\ge ")
+    )
+    s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
+    s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
+    s = _DFRAC_RE.sub(r"\\frac", s)
+    for _ in range(3):
+        new = TEXT_CMD_RE.sub(r" \1 ", s)
+        if new == s:
+            break
+        s = new
+    s = _WS_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s))
+    s = _DEGREE_RE.sub("", s)
+    s = _ORDINAL_RE.sub(r"\1", s)
+    s = _FRAC_DIGITS_RE.sub(r"\\frac{\1}{\2}", s)
+    s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
+    s = s.replace("\\%", "%").replace("\\!", "")
+    s = _PERCENT_WORD_RE.sub(r"\1%", s)
+    s = _CURRENCY_RE.sub("", s)
+    s = _SPACING_RE.sub(_spacing, s)
+    s = _WS_RE.sub(" ", s).strip()
+    while s.endswith((".", "。")) and not s.endswith(".."):
+        s = s[:-1].rstrip()
+    return _strip_wrappers(s)
+
+
+VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
+_LABEL_RE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{1,30}:\s?|[A-Za-z]:\s)")  # "Max: 3", not "A:B=1"
+
+
+def split_top(s: str, seps: str = ",;") -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s) and s[i + 1] in "{}":
+            cur.append(s[i : i + 2])
+            depth += 1 if s[i + 1] == "{" else -1
+            i += 2
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c in seps and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+RELATION_OPS = ("\\le", "\\ge", "<", ">", "\\ne", "\\neq", "\\leq", "\\geq")
+
+
+_IN_SET_RE = re.compile(r"^[a-zA-Z] ?\\in ?([(\[].*[)\]])$")
+
+
+def drop_var_lhs(s: str) -> str:
+    """``x = 3`` -> ``3`` when the left side is a single variable name; ``Max: 3`` -> ``3``."""
+    s = _LABEL_RE.sub("", s, count=1) if ":" in s[:32] else s
+    m = _IN_SET_RE.match(s)
+    if m:
+        return m.group(1)
+    if "=" not in s or any(op in s for op in RELATION_OPS):
+        return s
+    if len(split_top(s)) > 1:  # a list "x=1, y=2": each item is handled on its own
+        return s
+    lhs, _, rhs = s.partition("=")
+    if rhs.strip() and "=" not in rhs and VAR_LHS_RE.match(lhs):
+        return rhs.strip()
+    return s
+
+
+CHAIN_RE = re.compile(r"=|\\cong(?![a-zA-Z])|\\approx(?![a-zA-Z])|\\equiv(?![a-zA-Z])")
+
+
+def chain_tail(s: str) -> str | None:
+    """Last side of a prediction written as a chain ``a = b = c`` or ``x \\approx 11``, or None."""
+    if any(op in s for op in RELATION_OPS) or len(split_top(s)) > 1:
+        return None
+    if "\\approx" in s:  # "x = 1/3 \approx 0.33": the exact value, unless only a name precedes
+        head, _, approx = s.partition("\\approx")
+        if not head.strip() or VAR_LHS_RE.match(head):
+            return approx.strip() or None
+        s = head.strip()
+        if "=" not in s:
+            return s
+    parts = CHAIN_RE.split(s)
+    if len(parts) < 2 or not parts[-1].strip():
+        return None
+    if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]) or VAR_LHS_RE.match(parts[0]):
+        return parts[-1].strip()
+    return None
+
+
+def text_key(s: str) -> str:
+    return _WS_RE.sub("", s).lower()
+
+
+DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
+
+
+COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+
+
+_DOUBLED_CMD_RE = re.compile(
+    r"(?<!\\)\\\\(?:frac|dfrac|tfrac|sqrt|left|right|boxed|le|ge|leq|geq|ne|neq|pi|cdot|times|in|"
+    r"infty|pm|cup|cap|text|mathrm|begin|end)(?![a-zA-Z])"
+)
+_SINGLE_CMD_RE = re.compile(r"(?<!\\)\\[a-zA-Z]")
+
+
+def undouble_backslashes(text: str) -> str:
+    """``$\\\\frac{1}{2}$`` (text escaped twice, as a JSON or Python string literal) -> ``$\\frac{1}{2}$``.
+
+    Only when the text has a common command written with two backslashes (``\\\\frac``, which as
+    LaTeX would be a row break followed by the word "frac") and no command with one: then
+    each ``\\\\`` stands for one backslash (a row break ``\\\\`` of such text is four). A command
+    right after a row break (``1\\\\\\frac12``, three backslashes) counts as neither, so normal
+    LaTeX is left alone. Used by the certain path only; math-verify gets the text as written."""
+    if "\\\\" not in text or not _DOUBLED_CMD_RE.search(text) or _SINGLE_CMD_RE.search(text):
+        return text
+    return text.replace("\\\\", "\\")

@@ -1,0 +1,313 @@
+"""Structured answers of exact numbers: tuples, sets, bare lists, intervals, unions, matrices.
+
+:func:`read_value` turns a normalised answer into a :data:`Value` (a number, an infinity or a
+:class:`Seq` of values), or None when it is anything else; :func:`values_equal` compares two values
+with math-verify's conventions (sets and bare lists in any order, an infinite end read as open,
+a set never a tuple). Inequalities (``3 < x \\le 4``, ``|x| > 1``) are read as the intervals or
+unions they mean, and unions are kept canonical (merged, sorted) so equal sets compare equal.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rewards.answer_text import MAX_ANSWER_CHARS, drop_var_lhs, split_top
+from rewards.exact_numbers import Inf, Num, nums_equal, read_number
+
+
+@dataclass(frozen=True)
+class Seq:
+    open: str  # "(", "[", "{" (set), "" (bare list, order-insensitive), "M" (matrix), "U" (union)
+    close: str
+    items: tuple[Value, ...]
+
+
+Value = Num | Inf | Seq
+
+
+_INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
+_SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
+
+
+_FUNCTION_CALL_RE = re.compile(r"[A-Za-z]\(")
+
+
+def is_inequality(s: str) -> bool:
+    """An inequality or a chain of them (``x \\ge 5``, ``2 < x < 5``): no ``=``, no set braces,
+    no bars, no function call (``P(X<3)``)."""
+    if "=" in s or "\\{" in s or "|" in s or _FUNCTION_CALL_RE.search(s):
+        return False
+    return _INEQ_RE.search(s) is not None
+
+
+def _interval(s: str, depth: int) -> Seq | None:
+    """``3 < x \\le 4`` / ``x > 2`` / ``\\{x \\mid -1<x<1\\}`` as an interval value, or None."""
+    m = _SET_BUILDER_RE.match(s)
+    if m:
+        s = m.group(2).strip()
+    ops = _INEQ_RE.findall(s)
+    if not ops or len(ops) > 2:
+        return None
+    sides = [p.strip() for p in _INEQ_RE.split(s)]
+    if any(not p for p in sides):
+        return None
+    norm = [
+        "<" if o in ("<",) else "<=" if o in ("\\le", "\\leq", "<=") else ">" if o == ">" else ">="
+        for o in ops
+    ]
+    if "|" in s:
+        return _abs_interval(sides, norm, depth)
+    if len(ops) == 2:
+        if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\([a-zA-Z]\)", sides[1]):
+            return None
+        if norm[0][0] != norm[1][0]:
+            return None
+        lo, hi = (sides[0], sides[2]) if norm[0][0] == "<" else (sides[2], sides[0])
+        lo_open = (norm[0] if norm[0][0] == "<" else norm[1]) in ("<", ">")
+        hi_open = (norm[1] if norm[0][0] == "<" else norm[0]) in ("<", ">")
+    else:
+        var_left = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[0]))
+        var_right = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[1]))
+        if var_left == var_right:
+            return None
+        bound = sides[1] if var_left else sides[0]
+        op = norm[0] if var_left else {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[norm[0]]
+        if op[0] == ">":
+            lo, hi, lo_open, hi_open = bound, "\\infty", op == ">", True
+        else:
+            lo, hi, lo_open, hi_open = "-\\infty", bound, True, op == "<"
+    vlo, vhi = read_value(lo, depth + 1), read_value(hi, depth + 1)
+    if not isinstance(vlo, Num | Inf) or not isinstance(vhi, Num | Inf):
+        return None
+    return Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
+
+
+_CUP_RE = re.compile(r"\\cup(?![a-zA-Z])")
+_ABS_VAR_RE = re.compile(r"^\|([a-zA-Z])\|$")
+_Span = tuple[Fraction | float, bool, Fraction | float, bool, Num | Inf, Num | Inf]
+"""An interval: lower end, lower end closed, upper end, upper end closed, and the two ends as read."""
+
+
+def _end_key(v: Num | Inf) -> Fraction | float:
+    return v.value if isinstance(v, Num) else math.inf * v.sign
+
+
+def _span(v: Value | None) -> _Span | None:
+    """An interval with number/infinite ends as (lo, lo closed, hi, hi closed, lo, hi); None for
+    anything else, and for an empty or one-point interval (math-verify decides those)."""
+    if not isinstance(v, Seq) or v.open not in ("(", "[") or v.close not in (")", "]") or len(v.items) != 2:
+        return None
+    lo, hi = v.items
+    if not isinstance(lo, Num | Inf) or not isinstance(hi, Num | Inf):
+        return None
+    opener, closer = _brackets(v)
+    if _end_key(lo) >= _end_key(hi):
+        return None
+    return (_end_key(lo), opener == "[", _end_key(hi), closer == "]", lo, hi)
+
+
+def _canonical_union(spans: list[_Span]) -> Seq | None:
+    """The union of ``spans`` as disjoint intervals in increasing order (overlapping or touching
+    ones merged): two unions are the same set exactly when these are equal. One interval comes
+    back as a plain interval, several as a ``"U"`` sequence."""
+    if not spans:
+        return None
+    spans = sorted(spans, key=lambda sp: (sp[0], not sp[1]))
+    merged = [list(spans[0])]
+    for sp in spans[1:]:
+        cur = merged[-1]
+        if sp[0] < cur[2] or (sp[0] == cur[2] and (cur[3] or sp[1])):
+            if sp[2] > cur[2]:
+                cur[2], cur[3], cur[5] = sp[2], sp[3], sp[5]
+            elif sp[2] == cur[2]:
+                cur[3] = cur[3] or sp[3]
+        else:
+            merged.append(list(sp))
+    parts = tuple(Seq("[" if m[1] else "(", "]" if m[3] else ")", (m[4], m[5])) for m in merged)
+    return parts[0] if len(parts) == 1 else Seq("U", "U", parts)
+
+
+def _union(s: str, depth: int) -> Seq | None:
+    """``(-\\infty, -1) \\cup (1, \\infty)``: intervals with number ends joined by ``\\cup``."""
+    spans = [_span(read_value(part.strip(), depth + 1)) for part in _CUP_RE.split(s)]
+    if any(sp is None for sp in spans):
+        return None
+    return _canonical_union(spans)  # type: ignore[arg-type]
+
+
+def as_union(v: Value) -> Seq | None:
+    """A union or one interval as a canonical union; None for anything else (a list of pairs
+    ``(1,2), (3,4)`` may be points, not intervals)."""
+    if isinstance(v, Seq) and v.open == "U":
+        return v
+    sp = _span(v)
+    return None if sp is None else _canonical_union([sp])
+
+
+def _abs_interval(sides: list[str], norm: list[str], depth: int) -> Seq | None:
+    """``1 \\le |z| \\le 2``, ``|x| > 1``, ``|x| \\le 3`` as the union of intervals they mean."""
+    if len(sides) == 3 and _ABS_VAR_RE.match(sides[1]) and norm[0][0] == norm[1][0] == "<":
+        lo, hi = read_value(sides[0], depth + 1), read_value(sides[2], depth + 1)
+        lo_closed, hi_closed = norm[0] == "<=", norm[1] == "<="
+    elif len(sides) == 2 and _ABS_VAR_RE.match(sides[0]) and norm[0][0] in "<>":
+        bound = read_value(sides[1], depth + 1)
+        if norm[0][0] == "<":
+            lo, hi, lo_closed, hi_closed = Num(Fraction(0), None, False), bound, True, norm[0] == "<="
+        else:
+            lo, hi, lo_closed, hi_closed = bound, Inf(1), norm[0] == ">=", False
+    else:
+        return None
+    if not isinstance(lo, Num) or not isinstance(hi, Num | Inf) or lo.value < 0:
+        return None
+    neg_lo = Num(-lo.value, lo.digits, False) if lo.value else lo
+    neg_hi = Num(-hi.value, hi.digits, False) if isinstance(hi, Num) else Inf(-1)
+    spans = [
+        _span(Seq("[" if hi_closed else "(", "]" if lo_closed else ")", (neg_hi, neg_lo))),
+        _span(Seq("[" if lo_closed else "(", "]" if hi_closed else ")", (lo, hi))),
+    ]
+    if any(sp is None for sp in spans):
+        return None
+    return _canonical_union(spans)  # type: ignore[arg-type]
+
+
+_MATRIX_RE = re.compile(r"^\\begin\{([pbvB]?matrix|array)\}(?:\{[lcr|]*\})?(.*)\\end\{\1\}$", re.DOTALL)
+
+
+def _matrix(s: str, depth: int) -> Seq | None:
+    """``\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}`` (and bmatrix/array) of numbers as rows."""
+    m = _MATRIX_RE.match(s)
+    if not m or m.group(1) == "vmatrix":  # a determinant is a number, not a matrix
+        return None
+    rows = [r.strip() for r in m.group(2).strip().removesuffix("\\\\").split("\\\\")]
+    out: list[Value] = []
+    for row in rows:
+        cells = [c.strip() for c in row.split("&")]
+        values: list[Value] = []
+        for c in cells:
+            v = read_value(c, depth + 1)
+            if not isinstance(v, Num):
+                return None
+            values.append(v)
+        out.append(Seq("[", "]", tuple(values)))
+    return Seq("M", "M", tuple(out))
+
+
+def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | None:
+    """Parse a normalised answer into a certain-path value, or None if it needs math-verify."""
+    if depth > 3 or not s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    if s.startswith("\\begin{"):
+        return _matrix(s, depth)
+    if " and " in s or " or " in s:  # "1, 2 and 3", "x = 1 or x = 2": one list
+        s = s.replace(", and ", ", ").replace(" and ", ", ").replace(", or ", ", ").replace(" or ", ", ")
+    s = drop_var_lhs(s.strip())
+    num = read_number(s, decimal_comma)
+    if num is not None:
+        return num
+    if _CUP_RE.search(s):
+        return _union(s, depth)
+    if _INEQ_RE.search(s):
+        return _interval(s, depth)
+    opener, closer, inner = "", "", s
+    if s.startswith("\\{") and s.endswith("\\}"):
+        opener, closer, inner = "{", "}", s[2:-2]
+    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and _closes_at_end(s):
+        opener, closer, inner = s[0], s[-1], s[1:-1]
+    parts = split_top(inner)
+    if opener == "" and len(parts) < 2:
+        return None
+    if any(not p for p in parts) and not (len(parts) == 1 and opener == "{"):
+        return None
+    items: list[Value] = []
+    for p in parts:
+        if not p and opener == "{":
+            continue
+        v = read_value(p, depth + 1)
+        if v is None:
+            return None
+        items.append(v)
+    if opener in "([" and len(items) == 1 and (isinstance(items[0], Num) or is_matrix(items[0])):
+        return items[0]  # "(5)" is just 5; "(\begin{pmatrix}..\end{pmatrix})" is the matrix
+    return Seq(opener, closer, tuple(items))
+
+
+def _closes_at_end(s: str) -> bool:
+    """Whether the bracket that opens ``s`` is the one that closes it (``(1,2)``, not ``(1,2),(3,4)``)."""
+    depth = 0
+    for i, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i == len(s) - 1
+    return False
+
+
+def _has_repeats(v: Value) -> bool:
+    return (
+        isinstance(v, Seq)
+        and v.open in ("{", "")
+        and any(values_equal(x, y) for i, x in enumerate(v.items) for y in v.items[i + 1 :])
+    )
+
+
+def ambiguous_lists(a: Value, b: Value) -> bool:
+    """Lists the certain path must not judge: a repeated item in a set or bare list (math-verify
+    reads them as sets, ``(1,2),(1,2)`` = ``(1,2)``) or a list of numbers against a list of tuples
+    (``p=5,q=2;p=7,q=2`` against ``(5,2),(7,2)``)."""
+    if _has_repeats(a) or _has_repeats(b):
+        return True
+    if isinstance(a, Seq) and isinstance(b, Seq) and a.items and b.items:
+        kinds_a = {isinstance(x, Seq) for x in a.items}
+        kinds_b = {isinstance(x, Seq) for x in b.items}
+        return kinds_a != kinds_b
+    return False
+
+
+def _brackets(v: Seq) -> tuple[str, str]:
+    """An interval's brackets, an infinite end read as open (``[2, \\infty]`` is ``[2, \\infty)``,
+    as math-verify reads it)."""
+    opener, closer = v.open, v.close
+    if len(v.items) == 2 and opener in "([" and closer in ")]":
+        if isinstance(v.items[0], Inf):
+            opener = "("
+        if isinstance(v.items[1], Inf):
+            closer = ")"
+    return opener, closer
+
+
+def values_equal(a: Value, b: Value) -> bool:
+    if isinstance(a, Num) and isinstance(b, Num):
+        return nums_equal(a, b)
+    if isinstance(a, Inf) and isinstance(b, Inf):
+        return a.sign == b.sign
+    if isinstance(a, Seq) and isinstance(b, Seq):
+        if len(a.items) != len(b.items):
+            return False
+        if a.open in ("{", "") and b.open in ("{", ""):  # sets and bare lists: any order
+            remaining = list(b.items)
+            for x in a.items:
+                for k, y in enumerate(remaining):
+                    if values_equal(x, y):
+                        del remaining[k]
+                        break
+                else:
+                    return False
+            return True
+        if "" in (a.open, b.open):
+            if _brackets(b if a.open == "" else a) != ("(", ")"):
+                return False  # a bare list "1, 2" may match a tuple "(1, 2)", never "(1, 2]"
+        elif _brackets(a) != _brackets(b):
+            return False
+        if "{" in (a.open, b.open):
+            return False  # a set is not a tuple or an interval
+        return all(values_equal(x, y) for x, y in zip(a.items, b.items, strict=True))
+    return False
+
+
+def is_matrix(v: Value) -> bool:
+    return isinstance(v, Seq) and v.open == "M"

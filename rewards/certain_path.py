@@ -1,0 +1,244 @@
+"""The certain path: a verdict only where it is provable, else None (math-verify decides).
+
+:func:`decide_fast` finds the answer each side gives (a bare answer, a box, a ``####`` line, an
+"answer is" phrase), normalises both, and runs the rules of :func:`compare_answers` in order:
+identical text, choice letters, yes/no, equations, named values, exact numbers and structures of
+them, unions, constants, and expressions that provably vary. See docs/rewards.md for the rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rewards.answer_text import (
+    CHAIN_RE,
+    COMMAND_RE,
+    MAX_ANSWER_CHARS,
+    TEXT_CMD_RE,
+    chain_tail,
+    normalize,
+    text_key,
+    undouble_backslashes,
+)
+from rewards.answer_values import (
+    Seq,
+    ambiguous_lists,
+    as_union,
+    is_inequality,
+    is_matrix,
+    read_value,
+    values_equal,
+)
+from rewards.equations import computed_value, equation_in_unknowns, equations_decide, names_differ
+from rewards.exact_numbers import Num
+from rewards.expressions import (
+    constant_value,
+    constants_decide,
+    expressions_decide,
+    huge_or_pm_decide,
+    is_scalar,
+    nonconstant,
+)
+from rewards.extract import THINK_CLOSE, box_contents, extract_answer, extract_with_source, tail
+from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
+
+_CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
+_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
+
+
+_PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
+
+
+_YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
+_FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
+
+
+def _yes_no(s: str) -> str | None:
+    m = _FIRST_WORD_RE.match(s)
+    if not m:
+        return None
+    return _YES_NO.get(m.group(1).lower())
+
+
+_TEXT_WORDS_RE = re.compile(
+    r"\\(?:text|textbf|textit|textrm|textsf|texttt|textnormal|mbox)\s*\{[^{}]*[A-Za-z]"
+)
+
+
+def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
+    """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
+    a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
+    as units or text, not as variables: then no verdict rests on those letters being variables."""
+    if text_key(gold) == text_key(pred):
+        return True
+    mg = _CHOICE_RE.match(gold)
+    if mg:
+        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
+        if mp:
+            return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
+    elif mp := _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
+        mg = _CHOICE_WITH_TEXT_RE.match(gold)
+        if mg:
+            return (mg.group(1) or mg.group(2)) == mp.group(1).upper()
+    yn = _YES_NO.get(text_key(gold))
+    if yn is not None:
+        got = _yes_no(pred)
+        if got is not None:
+            return got == yn
+    if "=" in gold and "=" in pred:
+        same = None if text_words else equations_decide(gold, pred)
+        if same is not None:
+            return same  # the same equation up to a nonzero factor, or two different lines
+        if names_differ(gold, pred):
+            return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
+    if "=" in gold + pred and (assignments(gold) is not None or assignments(pred) is not None):
+        return assignments_decide(gold, pred, compare_answers)  # named values: by name, or math-verify
+    vg = read_value(gold)
+    vp = read_value(pred, decimal_comma=isinstance(vg, Num))
+    if isinstance(vp, Num) and not isinstance(vg, Num):
+        vg = read_value(gold, decimal_comma=True)  # "1,22" against one number: a decimal comma
+    if isinstance(vg, Seq) and isinstance(vp, Seq) and "U" in (vg.open, vp.open):
+        ug, up = as_union(vg), as_union(vp)  # unions of intervals: the same set, in any order
+        return None if ug is None or up is None else values_equal(ug, up)
+    if vg is not None and vp is not None:
+        if is_matrix(vg) != is_matrix(vp):
+            return None  # a matrix against a tuple/list: math-verify's convention decides
+        if ambiguous_lists(vg, vp):
+            return None
+        return values_equal(vg, vp)
+    if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred):
+        return False  # two different plain words/phrases
+    if not text_words and "=" not in pred and is_scalar(pred, vp) and equation_in_unknowns(gold):
+        return False  # "a + z = 0" is an equation, not the value 0
+    if is_scalar(gold, vg) and is_inequality(pred) or is_scalar(pred, vp) and is_inequality(gold):
+        return False  # a number against "x \\ge 5" or "2 < x < 5" (math-verify: never equal)
+    if vg is None or vp is None:
+        got = constants_decide(gold, pred)
+        if got is None:
+            got = huge_or_pm_decide(gold, pred)
+        if got is not None:
+            return got
+    if isinstance(vg, Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
+        return False  # a number against words without any digit or math
+    if text_words:
+        return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
+    g_const = isinstance(vg, Num) or (vg is None and constant_value(gold) is not None)
+    p_const = isinstance(vp, Num) or (vp is None and constant_value(pred) is not None)
+    if (g_const and nonconstant(pred)) or (p_const and nonconstant(gold)):
+        return False  # a number against an expression that provably varies
+    if vg is None and vp is None:
+        return expressions_decide(gold, pred)
+    return None
+
+
+def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
+    ng, np_ = normalize(gold), normalize(pred)
+    np_ = rename_variable(ng, np_)
+    if "=" not in ng and not CHAIN_RE.search(ng):
+        got = chain_tail(np_)
+        if got is not None:
+            np_ = got
+    elif "=" not in np_ and not CHAIN_RE.search(np_):
+        got = named_rhs(ng)  # a reference that names its value, against a bare expression
+        if got is not None:
+            ng = got
+    return ng, np_
+
+
+_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _is_sentence(s: str) -> bool:
+    outside = re.sub(r"\$[^$]*\$", " ", s[:MAX_ANSWER_CHARS])
+    outside = COMMAND_RE.sub(" ", TEXT_CMD_RE.sub(" ", outside))
+    return len(_WORDS_RE.findall(outside)) >= 3
+
+
+def answer_and_trust(text: str) -> tuple[str | None, bool]:
+    """:func:`answer_of` and whether it came from a box, a ``####`` line or a bare answer (True)
+    or from an "answer is ..." phrase in prose (False: good enough to credit, not to refuse)."""
+    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+        got, source = extract_with_source(text)
+        if source == "boxed" and text.count("\\boxed") + text.count("\\fbox") > 1:
+            # several boxes: the extraction may have kept only some (prose between them)
+            return got, False
+        return got, source in ("boxed", "hash")
+    got = answer_of(text)
+    return got, got is text
+
+
+def answer_of(text: str) -> str | None:
+    """The answer a side gives: its boxed / ``####`` / "answer is" answer, the text itself when it
+    is a bare answer, or None (a sentence without anchors: math-verify's extraction decides)."""
+    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+        return extract_answer(text)
+    if len(text) > MAX_ANSWER_CHARS:
+        return extract_answer(text)
+    if _is_sentence(text):
+        got = extract_answer(text)
+        return got if got is not None and not _is_sentence(got) else None
+    return text
+
+
+def decide_fast(gold: str, pred: str) -> bool | None:
+    """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
+    if gold.strip() == pred.strip():
+        return True  # the same text gives the same answer, whatever it is
+    gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
+    (g, g_sure), (p, p_sure) = answer_and_trust(gold), answer_and_trust(pred)
+    if g is None or p is None:
+        return _sentence_rules(gold, pred)
+    if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:
+        return text_key(g) == text_key(p) or None
+    ng, np_ = prepare_pair(g, p)
+    if not ng or not np_:
+        return None
+    text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
+    verdict = compare_answers(ng, np_, text_words)
+    if verdict is not True and "=" not in ng and not CHAIN_RE.search(ng):
+        value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
+        if value is not None and compare_answers(ng, value, text_words) is True:
+            return True
+    if verdict is False and not (g_sure and p_sure):
+        if g_sure and _every_box_differs(g, pred, True, text_words):
+            return False
+        if p_sure and _every_box_differs(p, gold, False, text_words):
+            return False
+        return None  # an answer read from prose may be the wrong phrase: math-verify decides
+    return verdict
+
+
+def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words: bool) -> bool:
+    """``text`` has several boxes and ``answer`` provably differs from each of them and from the
+    list of them all, whichever of those math-verify's extraction would take."""
+    if text.count("\\boxed") + text.count("\\fbox") < 2:
+        return False
+    boxes = box_contents(text)
+    if boxes is None or len(boxes) < 2:
+        return False
+    if len(set(boxes)) == 1:  # the same answer boxed twice
+        boxes = boxes[:1]
+    candidates = [*boxes, ", ".join(boxes)] if len(boxes) > 1 else boxes
+    n_answer = normalize(answer)
+    if (
+        is_scalar(n_answer, read_value(n_answer))
+        and compare_answers(normalize(boxes[0]), normalize(boxes[-1])) is False
+    ):
+        candidates.pop()  # a list with two different items is not one number
+    for box in candidates:
+        ng, np_ = prepare_pair(answer, box) if answer_is_gold else prepare_pair(box, answer)
+        if not ng or not np_ or compare_answers(ng, np_, text_words) is not False:
+            return False
+    return True
+
+
+def _sentence_rules(gold: str, pred: str) -> bool | None:
+    """Yes/no and short-text answers against a sentence (``No`` vs ``No, there is none.``)."""
+    for short, text in ((gold, pred), (pred, gold)):
+        a = answer_of(short)
+        yn = None if a is None else _YES_NO.get(text_key(normalize(a)))
+        if yn is not None:
+            got = _yes_no(normalize(tail(text)).lstrip("*# "))
+            if got is not None:
+                return got == yn
+    return None

@@ -1,0 +1,77 @@
+"""Equations on the certain path: the same equation up to a factor, different lines, and the
+equations that are not values (``a + z = 0`` against ``0``) or that compute one (``\\log_2 8 = 3``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rewards.answer_text import CHAIN_RE, COMMAND_RE, DECIMAL_LITERAL_RE, RELATION_OPS, VAR_LHS_RE, split_top
+from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
+from rewards.named_values import NAMED_RATIO_VALUE_RE
+from rewards.poly_identity import is_linear, proportional
+
+
+def _two_sides(s: str) -> tuple[str, str] | None:
+    """``(lhs, rhs)`` of a single equation ``lhs = rhs`` (no other relation, chain or list), or None."""
+    if s.count("=") != 1 or len(CHAIN_RE.findall(s)) != 1 or any(op in s for op in RELATION_OPS):
+        return None
+    if len(split_top(s)) > 1:
+        return None
+    lhs, _, rhs = s.partition("=")
+    lhs, rhs = lhs.strip(), rhs.strip()
+    return (lhs, rhs) if lhs and rhs else None
+
+
+def _equation_difference(s: str) -> str | None:
+    """``(lhs)-(rhs)`` of a single equation ``lhs = rhs``, or None."""
+    sides = _two_sides(s)
+    return None if sides is None else f"({sides[0]})-({sides[1]})"
+
+
+def computed_value(s: str) -> str | None:
+    """``\\log_2(8) = 3`` -> ``3``: the right side of an equation whose left side is a computation
+    without free variables (``e^{i\\pi}``, ``\\binom{5}{2}``, a determinant) or a limit; None else
+    (``x + 5 = 3`` is not a value: math-verify decides)."""
+    sides = _two_sides(s)
+    if sides is None:
+        return None
+    lhs, rhs = sides
+    free = set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", lhs))) - CONSTANT_LETTERS
+    return rhs if not free or lhs.startswith("\\lim") else None
+
+
+def equation_in_unknowns(s: str) -> bool:
+    """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
+    a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""
+    sides = _two_sides(s)
+    if sides is None or VAR_LHS_RE.match(sides[0]) or NAMED_RATIO_VALUE_RE.match(s):
+        return False  # a name, or a ratio of names ("A:B = 1")
+    return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
+
+
+def names_differ(gold: str, pred: str) -> bool:
+    """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``)."""
+    sg, sp = _two_sides(gold), _two_sides(pred)
+    if sg is None or sp is None or not VAR_LHS_RE.match(sg[0]) or not VAR_LHS_RE.match(sp[0]):
+        return False
+    return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
+
+
+def equations_decide(gold: str, pred: str) -> bool | None:
+    """Two polynomial equations in the same 1-3 variables: True when one is the other times a
+    nonzero rational (``2x+4y-3=0`` and ``y=-\\frac12x+\\frac34``), proven on a grid
+    (:func:`rewards.poly_identity.proportional`). Two linear equations that are not proportional
+    are different lines or planes: False. Other equations can have the same solutions without
+    being proportional (``x^2=0`` and ``x=0``): None, math-verify decides."""
+    dg, dp = _equation_difference(gold), _equation_difference(pred)
+    if dg is None or dp is None:
+        return None
+    lg, lp = variables_of(dg), variables_of(dp)
+    if not lg or lg != lp:
+        return None
+    same = proportional(dg, dp, lg)
+    if same is False and is_linear(dg, lg) and is_linear(dp, lg):
+        # decimals are the numeric rule's to judge (x = 0.33 for x = 1/3, docs/rewards.md)
+        return None if DECIMAL_LITERAL_RE.search(dg + dp) else False
+    return True if same else None

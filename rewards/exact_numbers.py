@@ -1,0 +1,242 @@
+"""Numbers of the certain path: exact values as written, and the rule for comparing them.
+
+:func:`read_number` reads one normalised answer as a :class:`Num` (a ``Fraction`` with the decimal
+places it was written with, and whether it was a percent) or an :class:`Inf`: integers, decimals,
+``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, mixed numbers, thousands separators, a decimal comma
+where asked, trailing unit words (``12 m^2``), number words (``twenty-one``). :func:`nums_equal` is
+the numeric rule of docs/rewards.md: exact values compare exactly; a rounded decimal reference
+accepts the exact values that round to it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rewards.extract import braced
+
+
+@dataclass(frozen=True)
+class Num:
+    value: Fraction
+    digits: int | None  # decimal places as written ("0.330" -> 3); None for an exact form
+    percent: bool
+
+
+@dataclass(frozen=True)
+class Inf:
+    sign: int
+
+
+_UNIT_WORDS = frozenset(
+    (
+        "cm mm km m kg g mg lb lbs pound pounds ounce ounces oz inch inches in feet foot ft yard yards yd "
+        "mile miles mi meter meters metre metres centimeter centimeters kilometer kilometers second seconds "
+        "sec secs s minute minutes min mins hour hours hr hrs h day days week weeks month months year years "
+        "unit units sq square cubic dollar dollars cent cents degree degrees deg rad radian radians liter "
+        "liters litre litres l ml point points people person persons student students apple apples cookie "
+        "cookies time times way ways mph km/h m/s yuan euro euros rupees rs usd cm^2 cm^3 m^2 m^3 km^2"
+    ).split()
+)
+_UNIT_TOKEN_RE = re.compile(r"^([a-zA-Z/]+)(?:\^\{?[23]\}?|[23²³])?$")
+_GLUED_UNIT_RE = re.compile(r"^(\d[\d.,]*)([a-zA-Z]{1,6}(?:\^\{?[23]\}?|[23²³])?)$")
+_INT_RE = re.compile(r"^\d+$")
+_THOUSANDS_RE = re.compile(r"^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
+_DEC_RE = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
+_SCI_TIMES_RE = re.compile(r"^(\d+(?:\.\d+)?) ?(?:\\times|\\cdot|\*|x) ?10 ?\^ ?\{? ?([+-]?\d+) ?\}?$")
+_FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d))$")
+_SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
+_MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
+
+
+_DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
+
+
+_MAX_DIGITS = 400
+_UNIT_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen"
+).split()
+_TENS_NUMBER_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORD_RE = re.compile(r"^([a-z]+)(?:[ -]([a-z]+))?$")
+
+
+def _strip_units(s: str) -> str:
+    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100`` (a few trailing unit words)."""
+    parts = s.split(" ")
+    for _ in range(4):
+        if len(parts) < 2:
+            break
+        m = _UNIT_TOKEN_RE.match(parts[-1])
+        if m and m.group(1).lower() in _UNIT_WORDS:
+            parts.pop()
+        else:
+            break
+    s = " ".join(parts)
+    m = _GLUED_UNIT_RE.match(s)
+    if (
+        m
+        and _UNIT_TOKEN_RE.match(m.group(2))
+        and _UNIT_TOKEN_RE.match(m.group(2)).group(1).lower() in _UNIT_WORDS
+    ):  # type: ignore[union-attr]
+        return m.group(1)
+    return s
+
+
+def _number_word(s: str) -> int | None:
+    """``five`` -> 5, ``Twenty-one`` -> 21 (a whole answer written as a number word, 0-99)."""
+    m = _NUMBER_WORD_RE.match(s.lower()) if len(s) <= 20 else None
+    if not m:
+        return None
+    first, second = m.group(1), m.group(2)
+    if second is None and first in _UNIT_NUMBER_WORDS:
+        return _UNIT_NUMBER_WORDS.index(first)
+    if first in _TENS_NUMBER_WORDS:
+        tens = 20 + 10 * _TENS_NUMBER_WORDS.index(first)
+        if second is None:
+            return tens
+        if second in _UNIT_NUMBER_WORDS[1:10]:
+            return tens + _UNIT_NUMBER_WORDS.index(second)
+    return None
+
+
+def _decimal_digits(s: str) -> int | None:
+    if "e" in s or "E" in s:
+        return max(1, len(s.lower().partition("e")[0].partition(".")[2]))
+    frac = s.partition(".")[2]
+    return len(frac) if frac.strip("0") else None
+
+
+def _unsigned_number(s: str) -> Num | None:
+    if len(s) > _MAX_DIGITS:
+        return None
+    if _THOUSANDS_RE.match(s):
+        s = s.replace(",", "")
+    if _DEC_RE.match(s):
+        if "e" in s or "E" in s:
+            mant, _, exp = s.lower().partition("e")
+            if abs(int(exp)) > 400:
+                return None
+            return Num(Fraction(mant) * Fraction(10) ** int(exp), _decimal_digits(s), False)
+        return Num(Fraction(s), _decimal_digits(s), False)
+    m = _SCI_TIMES_RE.match(s)
+    if m:
+        exp = int(m.group(2))
+        if abs(exp) > 400:
+            return None
+        digits = _decimal_digits(m.group(1))
+        return Num(
+            Fraction(m.group(1)) * Fraction(10) ** exp, None if digits is None else digits - exp, False
+        )
+    m = _FRAC_RE.match(s)
+    if m:
+        return _ratio(m.group(1) or m.group(2), m.group(3) or m.group(4))
+    m = _SLASH_RE.match(s)
+    if m:
+        return _ratio(m.group(1), m.group(2))
+    m = _MIXED_RE.match(s)
+    if m:
+        frac = _unsigned_number(m.group(2).strip())
+        if frac is not None and 0 < frac.value < 1:
+            return Num(int(m.group(1)) + frac.value, frac.digits, False)
+    return None
+
+
+def _ratio(num_s: str, den_s: str) -> Num | None:
+    num = _signed_plain(num_s)
+    den = _signed_plain(den_s)
+    if num is None or den is None or den.value == 0:
+        return None
+    approx = num.digits is not None or den.digits is not None
+    return Num(num.value / den.value, None, False) if not approx else None
+
+
+def _signed_plain(s: str) -> Num | None:
+    s = s.strip()
+    sign = 1
+    if s[:1] in "+-":
+        sign = -1 if s[0] == "-" else 1
+        s = s[1:].strip()
+    if not s or not (_DEC_RE.match(s) or _THOUSANDS_RE.match(s)):
+        return None
+    got = _unsigned_number(s)
+    return None if got is None else Num(sign * got.value, got.digits, False)
+
+
+def read_number(s: str, decimal_comma: bool = False) -> Num | Inf | None:
+    s = s.strip()
+    if not s:
+        return None
+    percent = False
+    if s.endswith("%"):
+        percent = True
+        s = s[:-1].strip()
+    sign = 1
+    while s[:1] in ("+", "-"):
+        if s[0] == "-":
+            sign = -sign
+        s = s[1:].strip()
+    if s.startswith("{") and s.endswith("}") and braced(s, 0, len(s)) == (s[1:-1], len(s)):
+        s = s[1:-1].strip()
+    if s in ("\\infty", "\\infinity", "∞", "infinity", "inf") and not percent:
+        return Inf(sign)
+    if decimal_comma and _DECIMAL_COMMA_RE.match(s):
+        s = s.replace(",", ".")
+    got = _unsigned_number(s)
+    if got is None:
+        stripped = _strip_units(s)
+        if stripped != s:
+            if stripped.endswith("%"):
+                percent = True
+                stripped = stripped[:-1].strip()
+            got = _unsigned_number(stripped)
+        word = None if got is not None or percent else _number_word(stripped)
+        if word is not None:  # "five", "twenty-one apples"
+            return Num(Fraction(sign * word), None, False)
+    if got is None:
+        return None
+    return Num(sign * got.value, got.digits, percent)
+
+
+def _candidates(n: Num) -> tuple[tuple[Fraction, int | None], ...]:
+    if not n.percent:
+        return ((n.value, n.digits),)
+    return ((n.value, n.digits), (n.value / 100, None if n.digits is None else n.digits + 2))
+
+
+MIN_ROUNDED_DECIMALS = 2
+"""A decimal reference is read as rounded only with at least this many decimals (``0.33`` accepts
+``\\frac13``, ``5.66`` ``4\\sqrt2``); ``0.5`` or ``12.5`` are exact values: +-0.05 would credit
+``\\frac{37}{72}`` or ``\\frac{623}{50}``."""
+
+MIN_EXACT_DIGITS = 10
+"""A decimal prediction for an exact reference must carry at least this many significant digits,
+all correct (``0.0833333333333333`` for ``\\frac1{12}``; never ``3.14159`` for ``\\pi``)."""
+
+
+def _significant(value: Fraction, digits: int) -> int:
+    scaled = abs(value) * Fraction(10) ** digits  # digits < 0 for 1.5\times10^{3}
+    return len(str(scaled.numerator // scaled.denominator)) if scaled >= 1 else 0
+
+
+def _rounds_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
+    """Whether ``exact`` rounded to ``digits`` places is ``decimal`` (half a unit either way)."""
+    return abs(exact - decimal) <= Fraction(1, 2) / Fraction(10) ** digits
+
+
+def nums_equal(gold: Num, pred: Num) -> bool:
+    for gv, gd in _candidates(gold):
+        for pv, pd in _candidates(pred):
+            if gv == pv:
+                return True
+            if gd is not None and gd >= MIN_ROUNDED_DECIMALS and pd is None and _rounds_to(pv, gv, gd):
+                return True  # the reference is a rounded decimal; the prediction is exact
+            if (
+                gd is None
+                and pd is not None
+                and _significant(pv, pd) >= MIN_EXACT_DIGITS
+                and _rounds_to(gv, pv, pd)
+            ):
+                return True  # a machine-precision decimal of the exact reference (0.0833333333333333)
+    return False

@@ -1,0 +1,166 @@
+"""Closed-form constants and expressions in a few variables, decided by exact evaluation.
+
+Constants (``\\sqrt{2}``, ``\\log_2 8``, ``e^{i\\pi}``) are evaluated by :mod:`rewards.const_eval`;
+expressions in one to three single-letter variables are evaluated at rational points. Different
+values at a point prove two answers different; equal values prove nothing except for polynomials,
+where :mod:`rewards.poly_identity` proves the identity on a grid.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+from rewards.answer_text import DECIMAL_LITERAL_RE, drop_var_lhs
+from rewards.answer_values import Value
+from rewards.const_eval import evaluate_exact
+from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
+from rewards.poly_identity import same_polynomial
+
+
+def is_scalar(s: str, v: Value | None) -> bool:
+    """A number or a closed-form constant (``\\sqrt{2}``, ``e^{23110}``)."""
+    return isinstance(v, Num) or (
+        v is None and (constant_value(s) is not None or bool(_HUGE_POWER_RE.match(s)))
+    )
+
+
+def constant_value(s: str) -> Fraction | float | None:
+    return evaluate_exact(drop_var_lhs(s))
+
+
+def constants_decide(gold: str, pred: str) -> bool | None:
+    """Both sides closed-form constants: exact compare, or a numeric verdict that is certain."""
+    cg, cp = constant_value(gold), constant_value(pred)
+    if cg is None or cp is None:
+        return None
+    g_dec = bool(DECIMAL_LITERAL_RE.search(gold))
+    p_dec = bool(DECIMAL_LITERAL_RE.search(pred))
+    if isinstance(cg, Fraction) and isinstance(cp, Fraction) and not g_dec and not p_dec:
+        return cg == cp
+    fg, fp = float(cg), float(cp)
+    scale = max(abs(fg), abs(fp), 1e-300)
+    rel = abs(fg - fp) / scale
+    if g_dec and not p_dec:
+        m = re.fullmatch(r"-?\d*\.(\d+)", gold.strip())
+        if m and len(m.group(1)) >= MIN_ROUNDED_DECIMALS:
+            # the reference is a rounded decimal: round the exact prediction to its digits
+            return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(1)) * (1 + 1e-9)
+        if m and isinstance(cp, Fraction):
+            return Fraction(gold.strip()) == cp  # "0.5" is an exact value
+        return None if rel <= 1e-12 else False
+    if p_dec and not g_dec:
+        # the reference is exact: a decimal prediction must equal it, or carry machine precision
+        m = re.fullmatch(r"-?(\d*)\.(\d+)", pred.strip())
+        if m and len((m.group(1) + m.group(2)).lstrip("0")) >= MIN_EXACT_DIGITS:
+            return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(2)) + 4e-16 * scale
+        return None if rel <= 1e-12 else False
+    if g_dec and p_dec:
+        return None if rel <= 1e-12 else False
+    if rel <= 1e-12:
+        return True  # two closed forms equal to 12 significant digits (math-verify checks 15 with evalf)
+    return False if rel > 1e-9 else None
+
+
+_HUGE_POWER_RE = re.compile(r"^(e|\d{1,6})\^\{?(\d{1,9})\}?$")
+_PLUS_MINUS_RE = re.compile(r"^\\pm ?(.+)$")
+
+
+def huge_or_pm_decide(gold: str, pred: str) -> bool | None:
+    """Two certain refusals the constant reader cannot make on its own. ``e^{23110}`` (a power
+    beyond 10**250, which the reader refuses) against a constant it reads (at most 10**250 by its
+    own cap): different. ``\\pm c`` against a constant that is neither ``c`` nor ``-c``: different.
+    Anything else: None."""
+    for a, b in ((gold, pred), (pred, gold)):
+        m = _HUGE_POWER_RE.match(a)
+        if m and m.group(1) != "0":
+            base = math.e if m.group(1) == "e" else int(m.group(1))
+            if base > 1 and int(m.group(2)) * math.log10(base) > 260 and constant_value(b) is not None:
+                return False
+        m = _PLUS_MINUS_RE.match(a)
+        if m:
+            c, d = evaluate_exact(m.group(1)), constant_value(b)
+            if c is not None and d is not None and _differ(c, d) and _differ(-c, d):
+                return False
+    return None
+
+
+FREE_LETTER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])(?![a-zA-Z])")
+CONSTANT_LETTERS = frozenset("eEiIjJ")  # e and imaginary units: never treated as variables
+_PROBES = (Fraction(2, 7), Fraction(3, 11), Fraction(-5, 13), Fraction(7, 17))
+
+
+def variables_of(s: str) -> list[str] | None:
+    letters = sorted(set(FREE_LETTER_RE.findall(s)))
+    if len(letters) > 3 or CONSTANT_LETTERS.intersection(letters) or "=" in s or len(s) > 300:
+        return None
+    return letters
+
+
+def _evaluate_at(s: str, point: dict[str, Fraction]) -> Fraction | float | None:
+    """``s`` evaluated exactly with each variable letter replaced by its rational value."""
+    for letter, v in point.items():
+        rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
+        s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, s)
+    return evaluate_exact(s)
+
+
+def _at_points(s: str, letters: list[str], points: int = 3) -> list[Fraction | float] | None:
+    """``s`` evaluated with its variables at ``points`` rational probe points, or None."""
+    values: list[Fraction | float] = []
+    for k in range(points):
+        got = _evaluate_at(s, {x: _PROBES[(j + k) % len(_PROBES)] for j, x in enumerate(letters)})
+        if got is None:
+            return None
+        values.append(got)
+    return values
+
+
+def _differ(a: Fraction | float, b: Fraction | float) -> bool:
+    """Provably different: exactly (two Fractions) or beyond float rounding (1e-9 relative)."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a != b
+    fa, fb = float(a), float(b)
+    return abs(fa - fb) > 1e-9 * max(abs(fa), abs(fb), 1e-300)
+
+
+def nonconstant(s: str) -> bool:
+    """Provably not a constant: an expression in 1-3 single-letter variables that the exact
+    evaluator reads, and that takes two different values at two rational points (the probe points,
+    then a far point, then small integers: a floor agrees at near points, ``|V|^{2016}`` underflows
+    to 0 at both)."""
+    letters = variables_of(s)
+    if not letters:
+        return False
+    values = _at_points(s, letters, 2)
+    if values is not None and _differ(values[0], values[1]):
+        return True
+    seen: list[Fraction | float] = [] if values is None else [values[0]]
+    for point in _EXTRA_POINTS:
+        got = _evaluate_at(s, dict.fromkeys(letters, point))  # every variable at the point
+        if got is None:
+            continue
+        if any(_differ(got, other) for other in seen):
+            return True
+        seen.append(got)
+    return False
+
+
+_EXTRA_POINTS = (Fraction(31, 3), Fraction(1), Fraction(0), Fraction(2), Fraction(-1))
+
+
+def expressions_decide(gold: str, pred: str) -> bool | None:
+    """Two expressions in the same 1-3 variables: different at a rational point -> False (a
+    proof). Equal at the probe points proves nothing (without a degree bound, a fixed set of
+    points can be matched by a wrong answer, e.g. gold + (x-p1)(x-p2)(x-p3)): None, so
+    math-verify decides."""
+    lg, lp = variables_of(gold), variables_of(pred)
+    if not lg or not lp or lg != lp:
+        return None
+    vg, vp = _at_points(gold, lg), _at_points(pred, lp)
+    if vg is None or vp is None:
+        return None
+    if any(_differ(a, b) for a, b in zip(vg, vp, strict=True)):
+        return False
+    return same_polynomial(gold, pred, lg)  # a proof on a grid when both are polynomials

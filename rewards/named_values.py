@@ -1,0 +1,118 @@
+"""Answers that name their values: ``p=5, q=2``, ``y = x^2+1``, ``(p,q)=(3,2)``, ``A:B=1``,
+and ``f(z)=z`` renamed to the reference's ``f(x)=x``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rewards.answer_text import COMMAND_RE, MAX_ANSWER_CHARS, RELATION_OPS, split_top
+from rewards.answer_values import Seq, read_value, values_equal
+from rewards.expressions import CONSTANT_LETTERS
+
+_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?) ?= ?([^=]+)$")
+_GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
+
+
+def assignments(s: str) -> list[dict[str, str]] | None:
+    """``p=5, q=2`` -> ``[{p: 5, q: 2}]``; ``p=5,q=2; p=7,q=2`` (or joined by "and"/"or") -> one
+    mapping per group (a group ends where a name repeats). None unless every item is
+    ``name = value``, each group names two or more variables, and all groups name the same ones."""
+    if "=" not in s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    groups: list[dict[str, str]] = [{}]
+    for part in _GROUP_SPLIT_RE.split(s.replace(", and ", " and ").replace(", or ", " or ")):
+        for item in split_top(part, ","):
+            m = _ASSIGNMENT_RE.match(item)
+            if not m:
+                return None
+            name = m.group(1).replace("{", "").replace("}", "")
+            if name in groups[-1]:
+                groups.append({})
+            groups[-1][name] = m.group(2).strip()
+    if len(groups[0]) < 2 or any(g.keys() != groups[0].keys() for g in groups):
+        return None
+    return groups
+
+
+def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], bool | None]) -> bool | None:
+    """Answers that name their values (``p=5, q=2``): compared by name, never by position, so
+    ``p=2, q=5`` is not ``p=5, q=2``; several groups compare as a set of groups. A named answer
+    against a tuple compares in the named order (``(3, 4)`` for ``a=3, b=4``); against a bare list
+    it is equal when the values match in that order, otherwise (None) math-verify decides.
+    ``compare_item`` is the certain path's verdict on two single answers (item by item)."""
+    ag, ap = assignments(gold), assignments(pred)
+    if ag is None or ap is None:
+        named, bare = (ag, pred) if ap is None else (ap, gold)
+        if named is None or len(named) != 1 or "=" in bare:
+            return None
+        items = split_top(bare)
+        if len(items) == len(named[0]) and all(
+            compare_item(v, item) is True for v, item in zip(named[0].values(), items, strict=True)
+        ):
+            return True  # "y_1 = -2x^2+4x+3, y_2 = ..." against "-2(x-1)^2+5, ..." item by item
+        vb = read_value(bare)
+        if not isinstance(vb, Seq) or vb.open not in ("", "(") or len(vb.items) != len(named[0]):
+            return None
+        vn = [read_value(v, 1) for v in named[0].values()]
+        if any(v is None for v in vn):
+            return None
+        same = all(values_equal(x, y) for x, y in zip(vn, vb.items, strict=True))  # type: ignore[arg-type]
+        return same if vb.open == "(" else (same or None)  # a tuple is ordered; a bare list may not be
+    if ag[0].keys() != ap[0].keys() or len(ag) != len(ap):
+        return None
+    parsed = [[{k: read_value(v, 1) for k, v in g.items()} for g in side] for side in (ag, ap)]
+    if any(v is None for side in parsed for g in side for v in g.values()):
+        return None
+    remaining = list(parsed[1])
+    for g in parsed[0]:
+        for k, other in enumerate(remaining):
+            if all(values_equal(g[name], other[name]) for name in g):  # type: ignore[arg-type]
+                del remaining[k]
+                break
+        else:
+            return False
+    return True
+
+
+_FUNC_DEF_RE = re.compile(r"^([a-zA-Z])\(([a-zA-Z])\) ?=(.*)$")
+
+
+def rename_variable(gold: str, pred: str) -> str:
+    """``f(z)=z`` against ``f(x)=x``: rename the prediction's argument to the reference's."""
+    mg, mp = _FUNC_DEF_RE.match(gold), _FUNC_DEF_RE.match(pred)
+    if not mg or not mp or mg.group(1) != mp.group(1) or mg.group(2) == mp.group(2):
+        return pred
+    old, new = mp.group(2), mg.group(2)
+    if re.search(rf"(?<![a-zA-Z\\]){new}(?![a-zA-Z])", mp.group(3)):
+        return pred  # the new name is already used in the body
+    body = re.sub(rf"(?<![a-zA-Z\\]){old}(?![a-zA-Z])", new, mp.group(3))
+    return f"{mp.group(1)}({new})={body}"
+
+
+_NAMED_RHS_RE = re.compile(r"^(?:([a-zA-Z])|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\|([A-Z]{2,3})\|) ?=([^=]+)$")
+
+
+_NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
+_NAMED_RATIO_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$")
+NAMED_RATIO_VALUE_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?([^=:<>]+)$")
+
+
+def named_rhs(s: str) -> str | None:
+    """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
+    ``|AB|=1`` -> ``1``. One ``=`` after a single-letter name (not ``e``/``i``), a tuple of such
+    names or a segment's length, that the right side does not use, and no relation; else None."""
+    m = _NAMED_RATIO_RE.match(s) or NAMED_RATIO_VALUE_RE.match(s)
+    if m:  # "V_{1}:V_{2}=11:21" -> "11:21", "A:B=1" -> "1"
+        return m.group(1).strip()
+    m = _NAMED_RHS_RE.match(s)
+    if not m or any(op in s for op in RELATION_OPS):
+        return None
+    names = set(m.group(1) or m.group(3) or m.group(2).replace(" ", "").replace(",", ""))
+    if names & CONSTANT_LETTERS:
+        return None
+    rhs = m.group(4).strip()
+    if not rhs or names.intersection(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", rhs))):
+        return None
+    return rhs

@@ -147,6 +147,31 @@ def as_union(v: Value) -> Seq | None:
     return None if sp is None else _canonical_union([sp])
 
 
+_OR_RE = re.compile(r",? or |\\lor(?![a-zA-Z])")
+_INEQ_VAR_RE = re.compile(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
+
+
+def _inequality_variable(s: str) -> str | None:
+    """The variable of an inequality that :func:`_interval` reads: the side that is a name."""
+    names = [p.strip() for p in _INEQ_RE.split(s) if _INEQ_VAR_RE.fullmatch(p.strip())]
+    return names[0] if len(names) == 1 else None
+
+
+def _or_union(s: str, depth: int) -> Seq | None:
+    """``x < -1 \\text{ or } x > 1`` (or ``\\lor``): inequalities in one variable joined by "or",
+    as the union of their intervals; None for anything else (``x = 1 or x = 2`` is a list)."""
+    parts = [p.strip() for p in _OR_RE.split(s)]
+    if len(parts) < 2 or not all(is_inequality(p) and "\\{" not in p for p in parts):
+        return None
+    names = {_inequality_variable(p) for p in parts}
+    if len(names) != 1 or None in names:
+        return None
+    spans = [_span(_interval(p, depth + 1)) for p in parts]
+    if any(sp is None for sp in spans):
+        return None
+    return _canonical_union(spans)  # type: ignore[arg-type]
+
+
 def _abs_interval(sides: list[str], norm: list[str], depth: int) -> Seq | None:
     """``1 \\le |z| \\le 2``, ``|x| > 1``, ``|x| \\le 3`` as the union of intervals they mean."""
     if len(sides) == 3 and _ABS_VAR_RE.match(sides[1]) and norm[0][0] == norm[1][0] == "<":
@@ -201,6 +226,10 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
         return None
     if s.startswith("\\begin{"):
         return _matrix(s, depth)
+    if " or " in s or "\\lor" in s:
+        union = _or_union(s, depth)
+        if union is not None:
+            return union
     if " and " in s or " or " in s:  # "1, 2 and 3", "x = 1 or x = 2": one list
         s = s.replace(", and ", ", ").replace(" and ", ", ").replace(", or ", ", ").replace(" or ", ", ")
     s = drop_var_lhs(s.strip())

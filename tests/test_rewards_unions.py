@@ -1,6 +1,7 @@
 """Unions of intervals on the certain path (rewards/answer_values.py): merged where they overlap or
 touch and sorted, so two unions are equal exactly when they are the same set; ``a <= |x| <= b``
-and ``|x| > c`` read as the unions they mean. Examples invented."""
+and ``|x| > c`` read as the unions they mean, and so do inequalities in one variable joined by
+"or". Examples invented."""
 
 from __future__ import annotations
 
@@ -47,3 +48,25 @@ def test_absolute_value_inequalities(gold: str, pred: str, want: bool | None) ->
 
 def test_a_list_of_pairs_is_not_a_union() -> None:
     assert decide_fast("(1,2) \\cup (3,4)", "(1,2), (3,4)") is None  # points or intervals?
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("(-\\infty,-1)\\cup(1,\\infty)", "x < -1 \\text{ or } x > 1", True),
+        ("x < -1 \\text{ or } x > 1", "(-\\infty,-1)\\cup(1,\\infty)", True),
+        ("(-\\infty,-2]\\cup[3,\\infty)", "x \\le -2 \\text{ or } x \\ge 3", True),
+        ("(-\\infty,-2]\\cup[3,\\infty)", "x \\le -2 \\text{ or } x > 3", False),  # 3 left out
+        ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\text{ or } x>2", False),
+        ("(-\\infty,-1)\\cup(1,3)", "x<-1 \\text{ or } 1<x<3", True),
+        ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\lor x>1", True),
+        ("x < -1 \\text{ or } x > 1", "|x|>1", True),
+        ("(-\\infty,\\infty)", "x<2 \\text{ or } x \\ge 2", True),  # the halves merge
+        ("3", "x<-1 \\text{ or } x>1", False),
+        ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\text{ or } y>1", None),  # two variables
+        ("(1,2)", "1<x \\text{ and } x<2", None),  # "and" is not a union
+        ("x=1 \\text{ or } x=2", "1, 2", True),  # equations joined by "or" stay a list
+    ],
+)
+def test_inequalities_joined_by_or(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

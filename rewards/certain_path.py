@@ -44,11 +44,7 @@ from rewards.named_values import assignments, assignments_decide, named_rhs, ren
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
-
-
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
-
-
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 _FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
 
@@ -132,6 +128,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
 
 
 def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
+    """Both answers normalised, the prediction's function argument renamed to the reference's,
+    a prediction's chain ``x = 5+5+1 = 11`` cut to its last side, and a reference that names its
+    value (``y = x^2+1``) cut to the value when the prediction is bare."""
     ng, np_ = normalize(gold), normalize(pred)
     np_ = rename_variable(ng, np_)
     if "=" not in ng and not CHAIN_RE.search(ng):

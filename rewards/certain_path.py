@@ -39,7 +39,15 @@ from rewards.expressions import (
     is_scalar,
     nonconstant,
 )
-from rewards.extract import THINK_CLOSE, box_contents, extract_answer, extract_with_source, tail
+from rewards.extract import (
+    ANSWER_CLOSE,
+    ANSWER_OPEN,
+    THINK_CLOSE,
+    box_contents,
+    extract_answer,
+    extract_with_source,
+    tail,
+)
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
@@ -153,15 +161,22 @@ def _is_sentence(s: str) -> bool:
     return len(_WORDS_RE.findall(outside)) >= 3
 
 
+def _has_anchor(text: str) -> bool:
+    """Whether ``text`` marks its answer: a box, a ``</think>``, an answer tag or a ``####`` line."""
+    return any(mark in text for mark in ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####"))
+
+
 def answer_and_trust(text: str) -> tuple[str | None, bool]:
     """:func:`answer_of` and whether it came from a box, a ``####`` line or a bare answer (True)
     or from an "answer is ..." phrase in prose (False: good enough to credit, not to refuse)."""
-    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+    if _has_anchor(text):
         got, source = extract_with_source(text)
         if source == "boxed" and text.count("\\boxed") + text.count("\\fbox") > 1:
             # several boxes: the extraction may have kept only some (prose between them)
             return got, False
-        return got, source in ("boxed", "hash")
+        if source == "tag" and tail(text).count(ANSWER_OPEN) > 1:
+            return got, False  # several answer tags: which one is the answer is not certain
+        return got, source in ("boxed", "tag", "hash")
     got = answer_of(text)
     return got, got is text
 
@@ -169,7 +184,7 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
 def answer_of(text: str) -> str | None:
     """The answer a side gives: its boxed / ``####`` / "answer is" answer, the text itself when it
     is a bare answer, or None (a sentence without anchors: math-verify's extraction decides)."""
-    if "\\boxed" in text or "\\fbox" in text or THINK_CLOSE in text or "####" in text:
+    if _has_anchor(text):
         return extract_answer(text)
     if len(text) > MAX_ANSWER_CHARS:
         return extract_answer(text)

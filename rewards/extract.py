@@ -13,6 +13,8 @@ SCAN_CHARS = 16_000
 """Only this many trailing characters of a response are searched for its final answer."""
 
 THINK_CLOSE = "</think>"
+ANSWER_OPEN, ANSWER_CLOSE = "<answer>", "</answer>"
+"""The answer tags of R1-Zero-style templates (``<think>...</think> <answer>...</answer>``)."""
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
 _MAX_BOXED = 8
 _MAX_BRACED = 4_000
@@ -131,6 +133,19 @@ def _clean_phrase(ans: str) -> str:
     return ans
 
 
+def tag_answer(text: str) -> str | None:
+    """The content of the last ``<answer>...</answer>`` (an "answer is ..." phrase inside it cut
+    to its answer), or None. Plain ``rfind``: linear however many tags the text has."""
+    end = text.rfind(ANSWER_CLOSE)
+    start = text.rfind(ANSWER_OPEN, 0, end) if end >= 0 else -1
+    if start < 0:
+        return None
+    content = text[start + len(ANSWER_OPEN) : end].strip()
+    if not content:
+        return None
+    return _phrase_answer(content) or content
+
+
 def _hash_answer(text: str) -> str | None:
     at = text.rfind("####")
     if at < 0:
@@ -184,7 +199,7 @@ def tail(text: str) -> str:
 
 
 def extract_with_source(text: str) -> tuple[str | None, str]:
-    """:func:`extract_answer` and where it came from: ``boxed``, ``hash``, ``phrase`` or ``""``."""
+    """:func:`extract_answer` and where it came from: ``boxed``, ``tag``, ``hash``, ``phrase`` or ``""``."""
     if not isinstance(text, str) or not text:
         return None, ""
     text = tail(text)
@@ -197,6 +212,9 @@ def extract_with_source(text: str) -> tuple[str | None, str]:
             if later is not None:
                 return later, "phrase"
         return boxed, "boxed"
+    got = tag_answer(text)
+    if got is not None:
+        return got, "tag"
     got = _hash_answer(text)
     if got is not None:
         return got, "hash"
@@ -209,7 +227,7 @@ def extract_answer(text: str) -> str | None:
 
     Looks only at the end of the text after the last ``</think>``. Order: the last ``\\boxed{...}``
     (nested braces, ``\\boxed x``, ``\\fbox``; boxes joined by commas/"and" are one list) unless a
-    "final answer ..." phrase follows it, else the last ``#### N`` line, else the last
-    "final answer ..." / "the answer is ..." phrase.
+    "final answer ..." phrase follows it, else the last ``<answer>...</answer>``, else the last
+    ``#### N`` line, else the last "final answer ..." / "the answer is ..." phrase.
     """
     return extract_with_source(text)[0]

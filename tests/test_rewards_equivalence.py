@@ -27,7 +27,27 @@ EXTRACT_CASES = [
     ("no answer at all", None),
     ("", None),
     ("unclosed \\boxed{12", None),
+    ("<think>2+2 is 4</think> <answer>4</answer>", "4"),  # R1-Zero template
+    ("<think>..</think><answer>The answer is 84.</answer>", "84"),
+    ("<answer>\\boxed{7}</answer>", "7"),
+    ("<answer>1</answer> then <answer>2</answer>", "2"),  # the last tag
+    ("<answer></answer> 5", None),
+    ("<answer>3", None),  # unclosed
 ]
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\boxed{84}", "<answer>84</answer>", True),
+        ("\\boxed{\\frac{1}{2}}", "<answer>0.5</answer>", True),
+        ("84", "<think>maybe 12</think>\n<answer> 84 </answer>", True),
+        ("\\boxed{100}", "<answer>42</answer>", False),  # a tag is an answer, not an inequality
+        ("42", "<answer>42</answer> Some text <answer>100</answer>", None),  # which tag? math-verify
+    ],
+)
+def test_answer_tags_are_answers(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
 
 
 @pytest.mark.parametrize(("text", "expected"), EXTRACT_CASES)

@@ -49,6 +49,7 @@ from rewards.extract import (
     tail,
 )
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
+from rewards.plain_syntax import plain_to_latex
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
@@ -136,9 +137,10 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
 
 
 def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
-    """Both answers normalised, the prediction's function argument renamed to the reference's,
-    a prediction's chain ``x = 5+5+1 = 11`` cut to its last side, and a reference that names its
-    value (``y = x^2+1``) cut to the value when the prediction is bare."""
+    """Both answers normalised, the prediction's function argument renamed to the reference's, a
+    prediction's chain ``x = 5+5+1 = 11`` cut to its last side, a reference that names its value
+    (``y = x^2+1``) cut to the value when the prediction is bare, and answers in calculator or
+    sympy syntax (``sqrt(2)/2``, ``x**2``) rewritten as LaTeX."""
     ng, np_ = normalize(gold), normalize(pred)
     np_ = rename_variable(ng, np_)
     if "=" not in ng and not CHAIN_RE.search(ng):
@@ -149,7 +151,7 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
         got = named_rhs(ng)  # a reference that names its value, against a bare expression
         if got is not None:
             ng = got
-    return ng, np_
+    return plain_to_latex(ng) or ng, plain_to_latex(np_) or np_
 
 
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")

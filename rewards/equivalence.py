@@ -37,6 +37,7 @@ from rewards.answer_text import MAX_ANSWER_CHARS, normalize, text_key, undouble_
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
+from rewards.plain_syntax import plain_to_latex
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -158,7 +159,7 @@ def _for_verify(text: str, answer: str | None) -> str:
     """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
     without it ``2\\sqrt{3}`` reads as ``2``), any other text as it is (its end, squeezed)."""
     if answer is text and not any(m in text for m in _MATH_MODE) and len(text) <= MAX_ANSWER_CHARS:
-        return f"${text}$"
+        return f"${plain_to_latex(text) or text}$"  # "pi/4" as \pi /4, not p i/4
     return verify_text(text)
 
 

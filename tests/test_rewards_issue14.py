@@ -19,7 +19,7 @@ from rewards.bounded import DIFFERENT, EQUAL, TIMEOUT, UNAVAILABLE, WorkerPool, 
 from rewards.equivalence import compare, decide_fast, extract_answer, is_equivalent, undouble_backslashes
 from rewards.gsm8k import compute_score as gsm8k_score
 
-TOWER = "2^{2^{2^{2^{2^{2^{2}}}}}}"  # math-verify/sympy cannot finish this: it needs the kill
+SLOW = "\\sum_{k=0}^{4000} \\binom{4000}{k} 2^{4000-k} \\sqrt{3}^{k}"  # sympy expands it for minutes: it needs the kill
 
 # -- exact arithmetic: wrong answers that a relative tolerance credited -------------------------
 
@@ -286,7 +286,7 @@ def test_every_call_ends_within_its_bound_including_the_wait(one_worker: WorkerP
         t0 = time.monotonic()
         results.append((one_worker.compare(gold, pred, bound), time.monotonic() - t0))
 
-    blocker = threading.Thread(target=call, args=(f"${TOWER}$", "$3$"))
+    blocker = threading.Thread(target=call, args=(f"${SLOW}$", "$3$"))
     blocker.start()
     time.sleep(0.2)
     waiters = [threading.Thread(target=call, args=("x+1", "1+x")) for _ in range(6)]
@@ -337,7 +337,7 @@ def test_dead_idle_worker_is_replaced_and_the_call_retried(one_worker: WorkerPoo
 
 def test_timed_out_math_score_says_not_verified() -> None:
     get_pool().warm_up()
-    got = compute_score("math", f"\\boxed{{{TOWER}}}", "3", timeout_s=0.5)
+    got = compute_score("math", f"\\boxed{{{SLOW}}}", "3", timeout_s=0.5)
     assert got["score"] == 0.0
     assert got["verified"] == 0 and got["status"] in ("timeout", "unavailable")
 
@@ -345,7 +345,7 @@ def test_timed_out_math_score_says_not_verified() -> None:
 def test_sixteen_threads_all_return_within_twice_the_bound() -> None:
     get_pool().warm_up()
     bound = 1.0
-    pairs = [(TOWER, "3"), ("x^2-1", "(x-1)(x+1)"), ("\\boxed{2}", "2"), ("\\sin^2 x+\\cos^2 x", "1")]
+    pairs = [(SLOW, "3"), ("x^2-1", "(x-1)(x+1)"), ("\\boxed{2}", "2"), ("\\sin^2 x+\\cos^2 x", "1")]
     worst: list[float] = []
 
     def work(k: int) -> None:

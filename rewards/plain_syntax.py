@@ -1,0 +1,126 @@
+"""Answers written in calculator or sympy syntax, rewritten as LaTeX.
+
+Datasets built with sympy or a CAS store references such as ``sqrt(2)/2``, ``pi/4``, ``x**2 + 1``,
+``2*exp(-x)`` or ``5*sin(pi*x/5)``. As LaTeX, ``pi`` is ``p i`` and ``**`` is not an operator, so
+math-verify refuses ``\\frac{\\pi}{4}`` against ``pi/4``, or credits ``13\\pi R^{3}`` for
+``13*pi*R^2`` by reading only the leading ``13`` of both. :func:`plain_to_latex` rewrites such a
+bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp(u)`` to ``e^{u}``,
+``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to ``\\cdot``, a
+parenthesised or multi-digit exponent into braces), and returns None for anything else: text with
+LaTeX commands or ``$``, a word that is not a known function or constant (``dog``,
+``Matrix``), unbalanced parentheses. Nothing is evaluated; the scan is linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_PLAIN_CHARS = 300
+"""Longer answers are not rewritten."""
+
+_FUNCTIONS = {
+    **{f: f"\\{f}" for f in "sin cos tan sec csc cot sinh cosh tanh arcsin arccos arctan ln log".split()},
+    "asin": "\\arcsin",
+    "acos": "\\arccos",
+    "atan": "\\arctan",
+}
+_CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
+_GREEK = frozenset(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau phi chi psi "
+    "omega".split()
+)
+_TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+|.")
+_ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
+_MARKER_RE = re.compile(
+    rf"\*|\^\(|\b(?:pi|oo|inf|infinity|sqrt|exp|abs|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
+)
+
+
+def _group_end(tokens: list[str], open_at: int) -> int | None:
+    """Index of the ``)`` that closes the ``(`` at ``open_at``."""
+    depth = 0
+    for i in range(open_at, len(tokens)):
+        if tokens[i] == "(":
+            depth += 1
+        elif tokens[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _rewrite(tokens: list[str]) -> str | None:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok in ("sqrt", "exp", "abs") and nxt == "(":
+            end = _group_end(tokens, i + 1)
+            if end is None:
+                return None
+            inner = _rewrite(tokens[i + 2 : end])
+            if inner is None:
+                return None
+            out.append({"sqrt": f"\\sqrt{{{inner}}}", "exp": f"e^{{{inner}}}", "abs": f"|{inner}|"}[tok])
+            i = end + 1
+            continue
+        if tok in ("^", "**"):
+            if nxt == "(":
+                end = _group_end(tokens, i + 1)
+                if end is None:
+                    return None
+                inner = _rewrite(tokens[i + 2 : end])
+                if inner is None:
+                    return None
+                out.append(f"^{{{inner}}}")
+                i = end + 1
+                continue
+            if nxt == "-" and i + 2 < len(tokens) and tokens[i + 2][:1].isdigit():
+                out.append(f"^{{-{tokens[i + 2]}}}")
+                i += 3
+                continue
+            if nxt[:1].isalnum():
+                word = _rewrite([nxt])
+                if word is None:
+                    return None
+                out.append(f"^{{{word}}}")
+                i += 2
+                continue
+            out.append("^")
+            i += 1
+            continue
+        if tok[:1].isalpha() and len(tok) > 1:
+            if tok in _FUNCTIONS and nxt == "(":
+                out.append(_FUNCTIONS[tok])
+            elif tok in _CONSTANTS:
+                out.append(_CONSTANTS[tok])
+            elif tok in _GREEK:
+                out.append(f"\\{tok}")
+            else:
+                return None  # a word: not calculator syntax
+            out.append(" ")
+        elif tok == "*":
+            out.append(" \\cdot ")
+        else:
+            out.append(tok)
+        i += 1
+    return "".join(out).strip()
+
+
+def plain_to_latex(text: str) -> str | None:
+    """``text`` rewritten as LaTeX when it is a bare answer in calculator/sympy syntax, else None.
+
+    >>> plain_to_latex("sqrt(2)/2")
+    '\\\\sqrt{2}/2'
+    >>> plain_to_latex("x**2 + 1")
+    'x^{2} + 1'
+    """
+    s = text.strip()
+    if not s or len(s) > MAX_PLAIN_CHARS or not _ALLOWED_RE.match(s) or not _MARKER_RE.search(s):
+        return None
+    tokens = [t if not t.isspace() else " " for t in _TOKEN_RE.findall(s)]
+    if tokens.count("(") != tokens.count(")"):
+        return None
+    got = _rewrite(tokens)
+    return None if got is None or got == s else re.sub(r" {2,}", " ", got)

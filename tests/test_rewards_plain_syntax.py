@@ -1,0 +1,95 @@
+"""Answers in calculator or sympy syntax (rewards/plain_syntax.py) and extreme powers in the symbolic
+worker (rewards/_symbolic_worker.py). Examples invented; the real latex2sympy/sympy run here."""
+
+from __future__ import annotations
+
+import pytest
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+
+from rewards._symbolic_worker import has_extreme_power
+from rewards.equivalence import compare, decide_fast
+from rewards.plain_syntax import plain_to_latex
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ("sqrt(2)/2", "\\sqrt{2}/2"),
+        ("x**2 + 1", "x^{2} + 1"),
+        ("2*exp(-x)", "2 \\cdot e^{-x}"),
+        ("pi/4", "\\pi /4"),
+        ("5*sin(pi*x/5)", "5 \\cdot \\sin (\\pi \\cdot x/5)"),
+        ("e^(-8*x)", "e^{-8 \\cdot x}"),
+        ("abs(x-1)", "|x-1|"),
+        ("(-infinity,5)", "(-\\infty ,5)"),
+        ("theta/2", "\\theta /2"),
+        ("x**-2", "x^{-2}"),
+    ],
+)
+def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
+    assert plain_to_latex(text) == latex
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x+1", "3/4", "\\frac{\\pi}{4}", "$x*y$", "dog", "Matrix([[1, 2]])", "eval(chr(112))", "sqrt(2", ""],
+)
+def test_leaves_other_text_alone(text: str) -> None:
+    assert plain_to_latex(text) is None  # LaTeX, prose, unknown words, unbalanced: not rewritten
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("-pi*2*9^2", "-162\\pi", True),
+        ("1/2", "sin(pi/6)", True),
+        ("x**6", "(x^2)^3", True),
+        ("1/sqrt(3)", "\\frac{\\sqrt{3}}{3}", True),
+        ("13*pi*R^2", "13 \\pi R^{3}", False),  # math-verify reads only the leading 13 of both
+        ("0.5*ln(7+x^4)+C", "\\frac{1}{3} \\ln(7 + x^4) + C", False),
+        ("cos(x)", "\\sin(x)", False),
+    ],
+)
+def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("13*pi*R^2", "13 \\pi R^{2}"),
+        ("7*z-cos(z)+11", "7z - \\cos z + 11"),
+        ("pi/4", "\\frac{\\pi}{4}"),
+        ("2**100", "2^{100}"),
+    ],
+)
+def test_calculator_syntax_reaches_math_verify_as_latex(gold: str, pred: str) -> None:
+    assert compare(gold, pred).equal
+
+
+@pytest.mark.parametrize(
+    ("text", "extreme"),
+    [
+        ("$2^{2^{100}}$", True),
+        ("$[2^{\\frac{1}{2^{1000}}}, \\infty)$", True),
+        ("$2^{100000}$", False),  # a written integer exponent: sympy computes it
+        ("$x^{10^{7}}$", False),  # a variable's power is not evaluated
+        ("$10^{-30}$", False),
+    ],
+)
+def test_extreme_powers_are_found(text: str, extreme: bool) -> None:
+    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+    assert has_extreme_power(list(parse(text, extraction_config=config, parsing_timeout=None))) is extreme
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("x+1", "2^{2^{100}}", False),
+        ("[1,+\\infty)", "[2^{\\frac{1}{2^{1000}}}, \\infty)", False),
+        ("$2^{2^{100}}$", "The answer is $2^{2^{100}}$.", True),
+    ],
+)
+def test_extreme_powers_get_a_verdict_not_a_timeout(gold: str, pred: str, equal: bool) -> None:
+    verdict = compare(gold, pred, timeout_s=3.0)  # sympy's simplify of these runs for minutes
+    assert (verdict.equal, verdict.verified) == (equal, True)

@@ -29,7 +29,13 @@ from rewards.answer_values import (
     read_value,
     values_equal,
 )
-from rewards.equations import computed_value, equation_in_unknowns, equations_decide, names_differ
+from rewards.equations import (
+    computed_value,
+    equation_in_unknowns,
+    equations_decide,
+    graph_and_function,
+    names_differ,
+)
 from rewards.exact_numbers import Num
 from rewards.expressions import (
     constant_value,
@@ -94,6 +100,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         same = None if text_words else equations_decide(gold, pred)
         if same is not None:
             return same  # the same equation up to a nonzero factor, or two different lines
+        sides = graph_and_function(gold, pred)
+        if sides is not None and compare_answers(*sides, text_words) is True:
+            return True  # "y = 2x + 3" is the graph of "f(x) = 2x + 3"
         if names_differ(gold, pred):
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
     if "=" in gold + pred and (assignments(gold) is not None or assignments(pred) is not None):

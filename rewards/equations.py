@@ -58,6 +58,24 @@ def names_differ(gold: str, pred: str) -> bool:
     return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
 
 
+_FUNCTION_OF_RE = re.compile(r"^[a-zA-Z]\(([a-zA-Z])\)$")
+
+
+def graph_and_function(gold: str, pred: str) -> tuple[str, str] | None:
+    """``y = 2x + 3`` against ``f(x) = 2x + 3``: the right sides, when one side names ``y`` and the
+    other a function of a variable of both right sides; else None."""
+    sg, sp = _two_sides(gold), _two_sides(pred)
+    if sg is None or sp is None:
+        return None
+    for a, b in ((sg, sp), (sp, sg)):
+        m = _FUNCTION_OF_RE.match(b[0].replace(" ", ""))
+        if a[0].replace(" ", "") == "y" and m and m.group(1) != "y":
+            var = rf"(?<![a-zA-Z\\]){m.group(1)}(?![a-zA-Z])"
+            if re.search(var, a[1]) and re.search(var, b[1]):
+                return sg[1], sp[1]
+    return None
+
+
 def equations_decide(gold: str, pred: str) -> bool | None:
     """Two polynomial equations in the same 1-3 variables: True when one is the other times a
     nonzero rational (``2x+4y-3=0`` and ``y=-\\frac12x+\\frac34``), proven on a grid

@@ -108,12 +108,27 @@ def _decimal_digits(s: str) -> int | None:
     return len(frac) if frac.strip("0") else None
 
 
+FLOAT_ARTIFACT_DIGITS = 16
+"""A decimal with this many fractional digits may be a binary float printed in full."""
+
+
+def _float_artifact(s: str) -> str:
+    """``0.30000000000000004`` (``0.1 + 0.2`` printed by Python) -> ``0.3``: a decimal with 16 or
+    more fractional digits that 15 significant digits print much shorter is that shorter decimal.
+    ``0.1234567890123456`` stays as written."""
+    if len(s.partition(".")[2]) < FLOAT_ARTIFACT_DIGITS or "e" in s.lower():
+        return s
+    short = format(float(s), ".15g")
+    return short if "e" not in short and len(short) <= len(s) - 4 else s
+
+
 def _unsigned_number(s: str) -> Num | None:
     if len(s) > _MAX_DIGITS:
         return None
     if _THOUSANDS_RE.match(s):
         s = s.replace(",", "")
     if _DEC_RE.match(s):
+        s = _float_artifact(s)
         if "e" in s or "E" in s:
             mant, _, exp = s.lower().partition("e")
             if abs(int(exp)) > 400:

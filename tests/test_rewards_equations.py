@@ -95,3 +95,32 @@ def test_named_values_against_a_list_item_by_item(gold: str, pred: str, want: bo
 )
 def test_an_equation_in_unknowns_against_a_number(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("f(x) = 2x + 3", "y = 2x + 3", True),  # the graph of f
+        ("y = 2x + 3", "f(x) = 2x + 3", True),
+        ("g(x)=x^2", "y=x\\cdot x", True),
+        ("f(x) = 2x + 3", "y = 2x + 4", None),  # only credits; math-verify decides the rest
+        ("f(t) = 2t + 3", "y = 2x + 3", None),  # a different variable
+        ("x = 2x+3", "y = 2x+3", None),  # two names, neither a function: the name counts
+    ],
+)
+def test_a_function_against_its_graph(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("0.30000000000000004", "0.3", True),  # 0.1 + 0.2 printed by Python
+        ("0.3", "0.30000000000000004", True),
+        ("1.9999999999999998", "2", True),
+        ("0.30000000000000004", "0.31", False),
+        ("0.1234567890123456", "0.123", False),  # 16 real digits: not an artifact
+    ],
+)
+def test_a_binary_float_printed_in_full_is_its_short_decimal(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

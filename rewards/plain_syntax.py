@@ -6,7 +6,8 @@ math-verify refuses ``\\frac{\\pi}{4}`` against ``pi/4``, or credits ``13\\pi R^
 ``13*pi*R^2`` by reading only the leading ``13`` of both. :func:`plain_to_latex` rewrites such a
 bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp(u)`` to ``e^{u}``,
 ``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to ``\\cdot``, a
-parenthesised or multi-digit exponent into braces), and returns None for anything else: text with
+parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
+``pmatrix``), and returns None for anything else: text with
 LaTeX commands or ``$``, a word that is not a known function or constant (``dog``,
 ``Matrix``), unbalanced parentheses. Nothing is evaluated; the scan is linear.
 """
@@ -108,6 +109,24 @@ def _rewrite(tokens: list[str]) -> str | None:
     return "".join(out).strip()
 
 
+_MATRIX_RE = re.compile(r"^Matrix\(\[(\[[^\[\]]*\](?:, ?\[[^\[\]]*\])*)\]\)$")
+_ROW_RE = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _sympy_matrix(s: str) -> str | None:
+    """``Matrix([[1, 2], [3, 4]])`` (sympy's printing) as ``\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}``."""
+    m = _MATRIX_RE.match(s)
+    if not m:
+        return None
+    rows = []
+    for row in _ROW_RE.findall(m.group(1)):
+        cells = [c.strip() for c in row.split(",")]
+        if not all(cells):
+            return None
+        rows.append(" & ".join(plain_to_latex(c) or c for c in cells))
+    return "\\begin{pmatrix}" + " \\\\ ".join(rows) + "\\end{pmatrix}"
+
+
 def plain_to_latex(text: str) -> str | None:
     """``text`` rewritten as LaTeX when it is a bare answer in calculator/sympy syntax, else None.
 
@@ -117,6 +136,8 @@ def plain_to_latex(text: str) -> str | None:
     'x^{2} + 1'
     """
     s = text.strip()
+    if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:
+        return _sympy_matrix(s)
     if not s or len(s) > MAX_PLAIN_CHARS or not _ALLOWED_RE.match(s) or not _MARKER_RE.search(s):
         return None
     tokens = [t if not t.isspace() else " " for t in _TOKEN_RE.findall(s)]

@@ -24,6 +24,8 @@ from rewards.plain_syntax import plain_to_latex
         ("(-infinity,5)", "(-\\infty ,5)"),
         ("theta/2", "\\theta /2"),
         ("x**-2", "x^{-2}"),
+        ("Matrix([[1, 2], [3, 4]])", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),  # sympy's printing
+        ("Matrix([[sqrt(2)], [pi]])", "\\begin{pmatrix}\\sqrt{2} \\\\ \\pi\\end{pmatrix}"),
     ],
 )
 def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
@@ -32,7 +34,7 @@ def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["x+1", "3/4", "\\frac{\\pi}{4}", "$x*y$", "dog", "Matrix([[1, 2]])", "eval(chr(112))", "sqrt(2", ""],
+    ["x+1", "3/4", "\\frac{\\pi}{4}", "$x*y$", "dog", "Matrix([1, 2])", "eval(chr(112))", "sqrt(2", ""],
 )
 def test_leaves_other_text_alone(text: str) -> None:
     assert plain_to_latex(text) is None  # LaTeX, prose, unknown words, unbalanced: not rewritten
@@ -48,6 +50,8 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("13*pi*R^2", "13 \\pi R^{3}", False),  # math-verify reads only the leading 13 of both
         ("0.5*ln(7+x^4)+C", "\\frac{1}{3} \\ln(7 + x^4) + C", False),
         ("cos(x)", "\\sin(x)", False),
+        ("\\begin{pmatrix} 1 & 2 \\end{pmatrix}", "Matrix([[1, 2]])", True),
+        ("\\begin{pmatrix}9&9\\end{pmatrix}", "Matrix([[1, 2]])", False),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:

@@ -211,6 +211,8 @@ def extract_with_source(text: str) -> tuple[str | None, str]:
             later = _phrase_answer(text[phrase_at:])
             if later is not None:
                 return later, "phrase"
+        if ANSWER_CLOSE in boxed:  # \boxed{<answer>84</answer>}
+            boxed = tag_answer(boxed) or boxed
         return boxed, "boxed"
     got = tag_answer(text)
     if got is not None:

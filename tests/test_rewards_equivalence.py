@@ -30,6 +30,7 @@ EXTRACT_CASES = [
     ("<think>2+2 is 4</think> <answer>4</answer>", "4"),  # R1-Zero template
     ("<think>..</think><answer>The answer is 84.</answer>", "84"),
     ("<answer>\\boxed{7}</answer>", "7"),
+    ("\\boxed{<answer>7</answer>}", "7"),
     ("<answer>1</answer> then <answer>2</answer>", "2"),  # the last tag
     ("<answer></answer> 5", None),
     ("<answer>3", None),  # unclosed

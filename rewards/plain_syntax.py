@@ -7,7 +7,7 @@ math-verify refuses ``\\frac{\\pi}{4}`` against ``pi/4``, or credits ``13\\pi R^
 bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp(u)`` to ``e^{u}``,
 ``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to ``\\cdot``, a
 parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
-``pmatrix``), and returns None for anything else: text with
+``pmatrix`` and ``Eq(a, b)`` into ``a = b``), and returns None for anything else: text with
 LaTeX commands or ``$``, a word that is not a known function or constant (``dog``,
 ``Matrix``), unbalanced parentheses. Nothing is evaluated; the scan is linear.
 """
@@ -127,6 +127,21 @@ def _sympy_matrix(s: str) -> str | None:
     return "\\begin{pmatrix}" + " \\\\ ".join(rows) + "\\end{pmatrix}"
 
 
+def _top_level_split(s: str) -> list[str]:
+    """``s`` split at the commas outside parentheses and brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(s[start:i])
+            start = i + 1
+    parts.append(s[start:])
+    return parts
+
+
 def plain_to_latex(text: str) -> str | None:
     """``text`` rewritten as LaTeX when it is a bare answer in calculator/sympy syntax, else None.
 
@@ -138,6 +153,12 @@ def plain_to_latex(text: str) -> str | None:
     s = text.strip()
     if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:
         return _sympy_matrix(s)
+    if s.startswith("Eq(") and s.endswith(")"):  # sympy's Eq(lhs, rhs)
+        sides = _top_level_split(s[3:-1])
+        if len(sides) == 2:
+            lhs, rhs = (plain_to_latex(x) or x.strip() for x in sides)
+            return f"{lhs} = {rhs}" if _ALLOWED_RE.match(s) else None
+        return None
     if not s or len(s) > MAX_PLAIN_CHARS or not _ALLOWED_RE.match(s) or not _MARKER_RE.search(s):
         return None
     tokens = [t if not t.isspace() else " " for t in _TOKEN_RE.findall(s)]

@@ -34,6 +34,7 @@ EXTRACT_CASES = [
     ("<answer>1</answer> then <answer>2</answer>", "2"),  # the last tag
     ("<answer></answer> 5", None),
     ("<answer>3", None),  # unclosed
+    ("Some reasoning.\nAnswer: \\$18", "18"),  # a dollar sign, not math mode
 ]
 
 

@@ -26,6 +26,7 @@ from rewards.plain_syntax import plain_to_latex
         ("x**-2", "x^{-2}"),
         ("Matrix([[1, 2], [3, 4]])", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),  # sympy's printing
         ("Matrix([[sqrt(2)], [pi]])", "\\begin{pmatrix}\\sqrt{2} \\\\ \\pi\\end{pmatrix}"),
+        ("Eq(x**2/4 + y**2/3, 1)", "x^{2}/4 + y^{2}/3 = 1"),  # sympy's equation
     ],
 )
 def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
@@ -52,6 +53,7 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("cos(x)", "\\sin(x)", False),
         ("\\begin{pmatrix} 1 & 2 \\end{pmatrix}", "Matrix([[1, 2]])", True),
         ("\\begin{pmatrix}9&9\\end{pmatrix}", "Matrix([[1, 2]])", False),
+        ("Eq(x**2/4 + y**2/3, 1)", "\\boxed{\\frac{x^2}{4}+\\frac{y^2}{3}=1}", True),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
@@ -69,6 +71,10 @@ def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool)
 )
 def test_calculator_syntax_reaches_math_verify_as_latex(gold: str, pred: str) -> None:
     assert compare(gold, pred).equal
+
+
+def test_different_sympy_equations_are_not_equal() -> None:
+    assert not compare("Eq(x**2/4 + y**2/3, 1)", "\\boxed{Eq(x**2/16 + y**2/12, 1)}").equal
 
 
 @pytest.mark.parametrize(

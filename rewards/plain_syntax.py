@@ -9,7 +9,8 @@ bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp
 parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
 ``pmatrix`` and ``Eq(a, b)`` into ``a = b``), and returns None for anything else: text with
 LaTeX commands or ``$``, a word that is not a known function or constant (``dog``,
-``Matrix``), unbalanced parentheses. Nothing is evaluated; the scan is linear.
+``eval``), unbalanced parentheses. Nothing is evaluated; answers over 300 characters are left
+alone, so the work per answer is bounded.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def _group_end(tokens: list[str], open_at: int) -> int | None:
 
 
 def _rewrite(tokens: list[str]) -> str | None:
+    """The tokens as LaTeX, or None at the first word that is neither a function, a constant nor a
+    Greek letter (then the text is not calculator syntax)."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -153,12 +156,12 @@ def plain_to_latex(text: str) -> str | None:
     s = text.strip()
     if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:
         return _sympy_matrix(s)
-    if s.startswith("Eq(") and s.endswith(")"):  # sympy's Eq(lhs, rhs)
-        sides = _top_level_split(s[3:-1])
-        if len(sides) == 2:
-            lhs, rhs = (plain_to_latex(x) or x.strip() for x in sides)
-            return f"{lhs} = {rhs}" if _ALLOWED_RE.match(s) else None
-        return None
+    if s.startswith("Eq(") and s.endswith(")") and len(s) <= MAX_PLAIN_CHARS and _ALLOWED_RE.match(s):
+        sides = _top_level_split(s[3:-1])  # sympy's Eq(lhs, rhs)
+        if len(sides) != 2:
+            return None
+        lhs, rhs = (plain_to_latex(x) or x.strip() for x in sides)
+        return f"{lhs} = {rhs}"
     if not s or len(s) > MAX_PLAIN_CHARS or not _ALLOWED_RE.match(s) or not _MARKER_RE.search(s):
         return None
     tokens = [t if not t.isspace() else " " for t in _TOKEN_RE.findall(s)]

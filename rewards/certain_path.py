@@ -185,8 +185,8 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
         if source == "boxed" and text.count("\\boxed") + text.count("\\fbox") > 1:
             # several boxes: the extraction may have kept only some (prose between them)
             return got, False
-        if source == "tag" and tail(text).count(ANSWER_OPEN) > 1:
-            return got, False  # several answer tags: which one is the answer is not certain
+        if source == "tag" and (tail(text).count(ANSWER_OPEN) > 1 or got is None or _is_sentence(got)):
+            return got, False  # several tags, or a sentence in the tag: the answer is not certain
         return got, source in ("boxed", "tag", "hash")
     got = answer_of(text)
     return got, got is text

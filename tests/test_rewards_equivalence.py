@@ -46,6 +46,7 @@ EXTRACT_CASES = [
         ("84", "<think>maybe 12</think>\n<answer> 84 </answer>", True),
         ("\\boxed{100}", "<answer>42</answer>", False),  # a tag is an answer, not an inequality
         ("42", "<answer>42</answer> Some text <answer>100</answer>", None),  # which tag? math-verify
+        ("5", "<answer>We add the two and get seven apples</answer>", None),  # prose: math-verify
     ],
 )
 def test_answer_tags_are_answers(gold: str, pred: str, want: bool | None) -> None:

@@ -29,6 +29,8 @@ Value = Num | Inf | Seq
 
 
 _INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
+_INEQ_VAR_RE = re.compile(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
+"""A variable name in an inequality: ``x``, ``\\lambda``, ``x_{1}``."""
 _SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
 
 
@@ -69,8 +71,8 @@ def _interval(s: str, depth: int) -> Seq | None:
         lo_open = (norm[0] if norm[0][0] == "<" else norm[1]) in ("<", ">")
         hi_open = (norm[1] if norm[0][0] == "<" else norm[0]) in ("<", ">")
     else:
-        var_left = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[0]))
-        var_right = bool(re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?", sides[1]))
+        var_left = bool(_INEQ_VAR_RE.fullmatch(sides[0]))
+        var_right = bool(_INEQ_VAR_RE.fullmatch(sides[1]))
         if var_left == var_right:
             return None
         bound = sides[1] if var_left else sides[0]
@@ -148,7 +150,6 @@ def as_union(v: Value) -> Seq | None:
 
 
 _OR_RE = re.compile(r",? or |\\lor(?![a-zA-Z])")
-_INEQ_VAR_RE = re.compile(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
 
 
 def _inequality_variable(s: str) -> str | None:

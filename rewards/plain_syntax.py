@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import split_top
+
 MAX_PLAIN_CHARS = 300
 """Longer answers are not rewritten."""
 
@@ -51,6 +53,16 @@ def _group_end(tokens: list[str], open_at: int) -> int | None:
     return None
 
 
+def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
+    """The parenthesised group opening at ``open_at`` rewritten as LaTeX (without its
+    parentheses), and the index after its ``)``; None if it does not close or does not rewrite."""
+    end = _group_end(tokens, open_at)
+    if end is None:
+        return None
+    inner = _rewrite(tokens[open_at + 1 : end])
+    return None if inner is None else (inner, end + 1)
+
+
 def _rewrite(tokens: list[str]) -> str | None:
     """The tokens as LaTeX, or None at the first word that is neither a function, a constant nor a
     Greek letter (then the text is not calculator syntax)."""
@@ -60,25 +72,19 @@ def _rewrite(tokens: list[str]) -> str | None:
         tok = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if tok in ("sqrt", "exp", "abs") and nxt == "(":
-            end = _group_end(tokens, i + 1)
-            if end is None:
+            group = _group(tokens, i + 1)
+            if group is None:
                 return None
-            inner = _rewrite(tokens[i + 2 : end])
-            if inner is None:
-                return None
+            inner, i = group
             out.append({"sqrt": f"\\sqrt{{{inner}}}", "exp": f"e^{{{inner}}}", "abs": f"|{inner}|"}[tok])
-            i = end + 1
             continue
         if tok in ("^", "**"):
             if nxt == "(":
-                end = _group_end(tokens, i + 1)
-                if end is None:
+                group = _group(tokens, i + 1)
+                if group is None:
                     return None
-                inner = _rewrite(tokens[i + 2 : end])
-                if inner is None:
-                    return None
+                inner, i = group
                 out.append(f"^{{{inner}}}")
-                i = end + 1
                 continue
             if nxt == "-" and i + 2 < len(tokens) and tokens[i + 2][:1].isdigit():
                 out.append(f"^{{-{tokens[i + 2]}}}")
@@ -130,21 +136,6 @@ def _sympy_matrix(s: str) -> str | None:
     return "\\begin{pmatrix}" + " \\\\ ".join(rows) + "\\end{pmatrix}"
 
 
-def _top_level_split(s: str) -> list[str]:
-    """``s`` split at the commas outside parentheses and brackets."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(s):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(s[start:i])
-            start = i + 1
-    parts.append(s[start:])
-    return parts
-
-
 def plain_to_latex(text: str) -> str | None:
     """``text`` rewritten as LaTeX when it is a bare answer in calculator/sympy syntax, else None.
 
@@ -157,10 +148,10 @@ def plain_to_latex(text: str) -> str | None:
     if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:
         return _sympy_matrix(s)
     if s.startswith("Eq(") and s.endswith(")") and len(s) <= MAX_PLAIN_CHARS and _ALLOWED_RE.match(s):
-        sides = _top_level_split(s[3:-1])  # sympy's Eq(lhs, rhs)
+        sides = split_top(s[3:-1], ",")  # sympy's Eq(lhs, rhs)
         if len(sides) != 2:
             return None
-        lhs, rhs = (plain_to_latex(x) or x.strip() for x in sides)
+        lhs, rhs = (plain_to_latex(x) or x for x in sides)
         return f"{lhs} = {rhs}"
     if not s or len(s) > MAX_PLAIN_CHARS or not _ALLOWED_RE.match(s) or not _MARKER_RE.search(s):
         return None

@@ -341,3 +341,30 @@ def values_equal(a: Value, b: Value) -> bool:
 
 def is_matrix(v: Value) -> bool:
     return isinstance(v, Seq) and v.open == "M"
+
+
+def vector_decide(gold: Value, pred: Value) -> bool | None:
+    """A vector written as a one-column or one-row matrix against the same vector written as a
+    tuple or list (``\\begin{pmatrix}1\\\\2\\end{pmatrix}`` against ``(1, 2)`` or ``[1, 2]``):
+    entry by entry, in order. None for anything else (a matrix with more rows and columns, a set,
+    a bare list, a tuple of tuples)."""
+    matrix, other = (gold, pred) if is_matrix(gold) else (pred, gold)
+    if not is_matrix(matrix) or not isinstance(matrix, Seq) or not isinstance(other, Seq):
+        return None
+    rows = [r.items for r in matrix.items if isinstance(r, Seq)]
+    if len(rows) == 1:
+        entries = rows[0]
+    elif rows and all(len(r) == 1 for r in rows):
+        entries = tuple(r[0] for r in rows)
+    else:
+        return None
+    if len(entries) < 2 or (other.open, other.close) not in (("(", ")"), ("[", "]")):
+        return None
+    if not all(isinstance(x, Num) for x in other.items):
+        return None
+    if len(entries) != len(other.items):
+        return False
+    pairs = (
+        zip(entries, other.items, strict=True) if matrix is gold else zip(other.items, entries, strict=True)
+    )
+    return all(values_equal(g, p) for g, p in pairs)

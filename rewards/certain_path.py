@@ -29,6 +29,7 @@ from rewards.answer_values import (
     is_matrix,
     read_value,
     values_equal,
+    vector_decide,
 )
 from rewards.equations import (
     computed_value,
@@ -125,7 +126,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return None if ug is None or up is None else values_equal(ug, up)
     if vg is not None and vp is not None:
         if is_matrix(vg) != is_matrix(vp):
-            return None  # a matrix against a tuple/list: math-verify's convention decides
+            return vector_decide(vg, vp)  # a column or row vector against a tuple or list
         if ambiguous_lists(vg, vp):
             return None
         return values_equal(vg, vp)

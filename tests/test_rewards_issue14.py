@@ -78,7 +78,13 @@ def test_matrix_rows(gold: str, pred: str, want: bool) -> None:
             True,
         ),
         ("\\begin{pmatrix}2\\\\ 3\\end{pmatrix}", "\\begin{pmatrix}3\\\\ 2\\end{pmatrix}", False),
-        ("(1,2)", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", None),  # convention: math-verify decides
+        # a vector as a column or row matrix against the same entries in a tuple or list
+        ("(1,2)", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", True),
+        ("\\begin{pmatrix}1 & 2\\end{pmatrix}", "[1, 2]", True),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(2,1)", False),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "(1,2,3)", False),
+        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "(1,2,3,4)", None),  # not a vector
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\{1,2\\}", None),  # a set is not a vector
     ],
 )
 def test_numeric_matrices_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:

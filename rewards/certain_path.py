@@ -216,11 +216,20 @@ def answer_of(text: str) -> str | None:
     if _is_sentence(text) or _ANSWER_PHRASE_RE.match(text):
         got = extract_answer(text)
         return got if got is not None and not _is_sentence(got) else None
+    approx = _APPROX_WORD_RE.match(text)
+    if approx:
+        return text[approx.end() :]  # a new string: credit only, as from an answer phrase
     return text
 
 
 _ANSWER_PHRASE_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\b", re.IGNORECASE)
 """A short text that opens with an answer phrase ("Answer: 162x^4"): its answer is what follows."""
+_APPROX_WORD_RE = re.compile(
+    r"^\s*(?:approximately|approx\.?|roughly|about|around|nearly|circa)\s+(?=[-+$\\\d.(])", re.IGNORECASE
+)
+"""A short answer that opens with a word of approximation ("roughly 7.55N", "about 3 cm"): the
+answer is what follows. math-verify reads the number after the word; in math mode the word would
+be a product of letters."""
 
 
 def decide_fast(gold: str, pred: str) -> bool | None:

@@ -1,5 +1,6 @@
 """Answer forms around a value: a value written before its name, unicode superscripts, a short
-text that opens with an answer phrase, a percent word after a fraction."""
+text that opens with an answer phrase or a word of approximation, a percent word after a
+fraction."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from rewards.equivalence import compare, decide_fast
         ("x^2", "x²"),
         ("10^{-3}", "10⁻³"),
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
+        ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
+        ("5", "approximately 5"),
+        ("12", "around 12 cm"),
+        ("3", "approx. 3"),
+        ("approximately 5", "5"),
     ],
 )
 def test_other_answer_forms_are_credited_for_certain(gold: str, pred: str) -> None:
@@ -26,3 +32,16 @@ def test_other_answer_forms_are_credited_for_certain(gold: str, pred: str) -> No
 
 def test_a_reversed_assignment_still_compares_its_value() -> None:
     assert decide_fast("2=x", "3") is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("6", "approximately 5"),  # another number: math-verify refuses it
+        ("\\pi", "approximately 3.14"),  # the numeric rule still holds: 3.14 is not pi
+        ("3", "not 3"),  # only words of approximation are read past
+    ],
+)
+def test_a_word_of_approximation_never_credits_another_value(gold: str, pred: str) -> None:
+    assert decide_fast(gold, pred) is None  # credit only: math-verify decides a refusal
+    assert compare(gold, pred).equal is False

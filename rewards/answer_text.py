@@ -75,6 +75,8 @@ def normalize(ans: str) -> str:
         .replace("\u00b7", "\\cdot ")
         .replace("\u2264", "\\le ")
         .replace("\u2265", "\\ge ")
+        .replace("\u03c0", "\\pi ")
+        .replace("\u221e", "\\infty ")
     )
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
     s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")

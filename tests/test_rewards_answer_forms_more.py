@@ -1,4 +1,4 @@
-"""Answer forms around a value: a value written before its name, unicode superscripts, a short
+"""Answer forms around a value: a value written before its name, unicode superscripts and pi, a short
 text that opens with an answer phrase or a word of approximation, a percent word after a
 fraction."""
 
@@ -17,6 +17,8 @@ from rewards.equivalence import compare, decide_fast
         ("162x^4", "Answer: 162x⁴"),  # unicode superscripts, an answer phrase
         ("x^2", "x²"),
         ("10^{-3}", "10⁻³"),
+        ("\\frac{\\pi}{2}", "π/2"),  # unicode pi and infinity (OlympiadBench, xVerify)
+        ("(-\\infty, 2)", "(-∞, 2)"),
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),

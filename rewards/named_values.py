@@ -91,7 +91,11 @@ def rename_variable(gold: str, pred: str) -> str:
     return f"{mp.group(1)}({new})={body}"
 
 
-_NAMED_RHS_RE = re.compile(r"^(?:([a-zA-Z])|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\|([A-Z]{2,3})\|) ?=([^=]+)$")
+_NAMED_RHS_RE = re.compile(
+    r"^(?:([a-zA-Z])(?:_(?:\{[^{}=]{1,20}\}|[a-zA-Z0-9]))?|\(([a-zA-Z](?:, ?[a-zA-Z]){1,5})\)|\|([A-Z]{2,3})\|) ?=([^=]+)$"
+)
+"""A name (a letter, with a subscript: ``y``, ``a_n``, ``I_{\\max}``; a tuple of letters; a segment
+``|AB|``), ``=``, the value."""
 
 
 _NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
@@ -101,8 +105,9 @@ NAMED_RATIO_VALUE_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?([^=:<>]+)$")
 
 def named_rhs(s: str) -> str | None:
     """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
-    ``|AB|=1`` -> ``1``. One ``=`` after a single-letter name (not ``e``/``i``), a tuple of such
-    names or a segment's length, that the right side does not use, and no relation; else None."""
+    ``|AB|=1`` -> ``1``, ``I_{\\max} = \\frac{q_0}{\\sqrt{2LC}}`` -> the fraction. One ``=`` after a
+    one-letter name (not ``e``/``i`` unless subscripted), a tuple of such names or a segment's
+    length, whose letter the right side does not use, and no relation; else None."""
     m = _NAMED_RATIO_RE.match(s) or NAMED_RATIO_VALUE_RE.match(s)
     if m:  # "V_{1}:V_{2}=11:21" -> "11:21", "A:B=1" -> "1"
         return m.group(1).strip()
@@ -110,7 +115,8 @@ def named_rhs(s: str) -> str | None:
     if not m or any(op in s for op in RELATION_OPS):
         return None
     names = set(m.group(1) or m.group(3) or m.group(2).replace(" ", "").replace(",", ""))
-    if names & CONSTANT_LETTERS:
+    subscripted = m.group(1) is not None and s[m.end(1) : m.end(1) + 1] == "_"
+    if names & CONSTANT_LETTERS and not subscripted:  # "e = 2" is not a name; "I_{\max} = 2" is
         return None
     rhs = m.group(4).strip()
     if not rhs or names.intersection(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", rhs))):

@@ -429,6 +429,11 @@ def test_function_powers_on_the_certain_path(gold: str, pred: str, want: bool | 
         ("(p,q)=(q,2)", "(3,2)", None),
         ("f(x)=x^2", "x^2", None),  # a function, not a name: math-verify decides
         ("y \\le x+1", "x+1", None),  # a relation, not a label
+        # a subscripted name (OlympiadBench's scoring examples)
+        ("I_{\\max }=\\frac{q_{0}}{\\sqrt{2 L C}}", "\\frac{ q_{0} }{ \\sqrt{2 C L} }", True),
+        ("a_{n} =2 n +1", "2n+1", True),  # the subscript may be used on the right
+        ("a_n = 2n+1", "2n+3", False),
+        ("a_n = a_{n-1}+2", "a_{n-1}+2", None),  # the name's letter is used on the right
     ],
 )
 def test_named_reference_values_on_the_certain_path(gold: str, pred: str, want: bool | None) -> None:

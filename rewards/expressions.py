@@ -17,6 +17,7 @@ from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact
 from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
 from rewards.formal_identity import same_function
+from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
 
 
@@ -191,9 +192,12 @@ _EXTRA_POINTS = (Fraction(31, 3), Fraction(1), Fraction(0), Fraction(2), Fractio
 
 def expressions_decide(gold: str, pred: str) -> bool | None:
     """Two expressions: different at a rational point -> False, the same polynomial or the same
-    rational function of their atoms -> True (proofs); else None, and math-verify decides."""
+    rational function of their atoms -> True, different real values at a positive point (any
+    variables, functions) -> False (proofs); else None, and math-verify decides."""
     got = _numeric_decide(gold, pred)
-    return same_function(gold, pred) if got is None else got
+    if got is None:
+        got = same_function(gold, pred)
+    return differs_at_a_point(gold, pred) if got is None else got
 
 
 def _numeric_decide(gold: str, pred: str) -> bool | None:

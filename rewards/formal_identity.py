@@ -71,7 +71,18 @@ def _const(c: Fraction) -> Poly:
     return {_ONE: c} if c else {}
 
 
-def _atom(key: str) -> Rat:
+Spec = tuple[object, ...]
+"""What an atom stands for, recorded by :func:`read_atoms`: ``("var",)``, ``("pi",)``,
+``("abs", arg)``, ``("fn", name, arg)``, ``("log", base, arg)``, ``("exp", arg)``,
+``("pow", base, exponent)`` (``exponent`` a Fraction or a Rat); arguments are Rats."""
+
+_specs = threading.local()
+
+
+def _atom(key: str, spec: Spec | None = None) -> Rat:
+    table = getattr(_specs, "table", None)
+    if table is not None and spec is not None:
+        table[key] = spec
     return {(1, ((key, 1),)): Fraction(1)}, _const(Fraction(1))
 
 
@@ -293,7 +304,7 @@ class _Reader:
         if t == "|":
             got = self.expr()
             self.take("|")
-            return _atom(f"abs({_key(got)})")
+            return _atom(f"abs({_key(got)})", ("abs", got))
         if t == "\\frac":
             num = self.group()
             den = self.group()
@@ -311,13 +322,13 @@ class _Reader:
                 index = int(got)
             return _power(self.group(), (_const(Fraction(1, index)), _const(Fraction(1))))
         if t == "\\pi":
-            return _atom("pi")
+            return _atom("pi", ("pi",))
         if t in _GREEK:
-            return _atom(t + self._subscript())
+            return _atom(t + self._subscript(), ("var",))
         if t in _FUNCTIONS:
             return self.function(t)
         if len(t) == 1 and t.isalpha():
-            return _atom(t + self._subscript())
+            return _atom(t + self._subscript(), ("var",))
         raise _Reject
 
     def _subscript(self) -> str:
@@ -339,9 +350,11 @@ class _Reader:
         return "_" + t
 
     def function(self, name: str) -> Rat:
+        base: Rat | None = None
         if name == "\\log" and self.peek() == "_":
             self.take()
-            name = f"\\log_{_key(self.group())}"
+            base = self.group()
+            name = f"\\log_{_key(base)}"
         power = 1
         if self.peek() == "^":
             self.take()
@@ -363,7 +376,8 @@ class _Reader:
                 raise _Reject  # "\sin x \cdot y" is sin(xy) to latex2sympy
         if name == "\\exp":
             return _exp(arg, power)
-        num, den = _atom(f"{name}({_key(arg)})")
+        spec: Spec = ("fn", name, arg) if base is None else ("log", base, arg)
+        num, den = _atom(f"{name}({_key(arg)})", spec)
         return _pow(num, power), den
 
 
@@ -372,7 +386,7 @@ def _times(a: Rat, b: Rat) -> Rat:
 
 
 def _exp(arg: Rat, power: int) -> Rat:
-    num, den = _atom(f"exp({_key(arg)})")
+    num, den = _atom(f"exp({_key(arg)})", ("exp", arg))
     return _pow(num, power), den
 
 
@@ -396,10 +410,10 @@ def _power(base: Rat, exponent: Rat) -> Rat:
                 if not root:
                     raise _Reject
                 return _const(Fraction(1)), root
-        return _atom(f"pow({_key(base)};{e})")
+        return _atom(f"pow({_key(base)};{e})", ("pow", base, e))
     if _key(base) == _key(_atom("e")):
         return _exp(exponent, 1)
-    return _atom(f"pow({_key(base)};{_key(exponent)})")
+    return _atom(f"pow({_key(base)};{_key(exponent)})", ("pow", base, exponent))
 
 
 def _number(t: str) -> Rat:
@@ -453,6 +467,18 @@ def read(text: str) -> Rat | None:
         return got
     except (_Reject, RecursionError, ZeroDivisionError, OverflowError, ValueError):
         return None
+
+
+def read_atoms(text: str) -> tuple[Rat, dict[str, Spec]] | None:
+    """:func:`read` and what each atom of the result stands for (for evaluation at a point), within
+    a fresh work budget; None outside the subset."""
+    _budget.left = MAX_WORK
+    _specs.table = {}
+    try:
+        got = read(text)
+        return None if got is None else (got, _specs.table)
+    finally:
+        _specs.table = None
 
 
 def _cross(gold: str, pred: str) -> tuple[Poly, Poly] | None:

@@ -62,6 +62,8 @@ def _strip_wrappers(s: str) -> str:
 _SUPERSCRIPTS = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
+_ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
+"""``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
 
 
@@ -77,7 +79,9 @@ def normalize(ans: str) -> str:
         .replace("\u2265", "\\ge ")
         .replace("\u03c0", "\\pi ")
         .replace("\u221e", "\\infty ")
+        .replace("\u2248", "\\approx ")
     )
+    s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
     s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")

@@ -1,6 +1,6 @@
-"""Answer forms around a value: a value written before its name, unicode superscripts and pi, a short
-text that opens with an answer phrase or a word of approximation, a percent word after a
-fraction."""
+"""Answer forms around a value: a value written before its name, unicode superscripts, pi, roots
+and the approximation sign, a short text that opens with an answer phrase or a word of
+approximation, a percent word after a fraction."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ from rewards.equivalence import compare, decide_fast
         ("10^{-3}", "10⁻³"),
         ("\\frac{\\pi}{2}", "π/2"),  # unicode pi and infinity (OlympiadBench, xVerify)
         ("(-\\infty, 2)", "(-∞, 2)"),
+        ("2\\sqrt{3}", "2√3"),  # a unicode root sign (math-verify reads it)
+        ("\\sqrt{x+1}", "√(x+1)"),
+        ("\\frac{\\sqrt{3}}{2}", "√3/2"),
+        ("5", "≈5"),  # a unicode approximation sign
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),
@@ -47,3 +51,8 @@ def test_a_reversed_assignment_still_compares_its_value() -> None:
 def test_a_word_of_approximation_never_credits_another_value(gold: str, pred: str) -> None:
     assert decide_fast(gold, pred) is None  # credit only: math-verify decides a refusal
     assert compare(gold, pred).equal is False
+
+
+def test_a_unicode_root_of_another_number_is_refused() -> None:
+    got = compare("2\\sqrt{3}", "2√2")  # math-verify credits it by reading the leading 2
+    assert got.equal is False and got.path == "certain"

@@ -16,7 +16,7 @@ from rewards.answer_text import DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact
 from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
-from rewards.formal_identity import same_function
+from rewards.formal_identity import read_pair, same_rational_function
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
 
@@ -195,9 +195,10 @@ def expressions_decide(gold: str, pred: str) -> bool | None:
     rational function of their atoms -> True, different real values at a positive point (any
     variables, functions) -> False (proofs); else None, and math-verify decides."""
     got = _numeric_decide(gold, pred)
-    if got is None:
-        got = same_function(gold, pred)
-    return differs_at_a_point(gold, pred) if got is None else got
+    if got is not None:
+        return got
+    pair = read_pair(gold, pred)  # read once for both proofs
+    return same_rational_function(pair) or differs_at_a_point(gold, pred, pair)
 
 
 def _numeric_decide(gold: str, pred: str) -> bool | None:

@@ -72,7 +72,7 @@ def _const(c: Fraction) -> Poly:
 
 
 Spec = tuple[object, ...]
-"""What an atom stands for, recorded by :func:`read_atoms`: ``("var",)``, ``("pi",)``,
+"""What an atom stands for, recorded by :func:`read_pair`: ``("var",)``, ``("pi",)``,
 ``("abs", arg)``, ``("fn", name, arg)``, ``("log", base, arg)``, ``("exp", arg)``,
 ``("pow", base, exponent)`` (``exponent`` a Fraction or a Rat); arguments are Rats."""
 
@@ -469,42 +469,55 @@ def read(text: str) -> Rat | None:
         return None
 
 
-def read_atoms(text: str) -> tuple[Rat, dict[str, Spec]] | None:
-    """:func:`read` and what each atom of the result stands for (for evaluation at a point), within
-    a fresh work budget; None outside the subset."""
+FormalPair = tuple[Rat, Rat, dict[str, Spec], dict[str, Spec]]
+"""Two sides read, and what each atom met while reading either side stands for."""
+
+
+def read_pair(gold: str, pred: str) -> FormalPair | None:
+    """Both sides read within one work budget for the comparison, with what each atom stands for
+    (for evaluation at a point, :mod:`rewards.point_values`); None if either is outside the
+    subset."""
     _budget.left = MAX_WORK
-    _specs.table = {}
     try:
-        got = read(text)
-        return None if got is None else (got, _specs.table)
+        _specs.table = {}
+        a = read(gold)
+        gold_specs, _specs.table = _specs.table, {}
+        b = read(pred)
+        pred_specs = _specs.table
     finally:
         _specs.table = None
+    return None if a is None or b is None else (a, b, gold_specs, pred_specs)
 
 
-def _cross(gold: str, pred: str) -> tuple[Poly, Poly] | None:
-    """``(n_gold * d_pred, n_pred * d_gold)`` for the two sides read, within one work budget."""
-    _budget.left = MAX_WORK
-    a, b = read(gold), read(pred)
-    if a is None or b is None:
+def _cross(pair: FormalPair | None) -> tuple[Poly, Poly] | None:
+    """``(n_gold * d_pred, n_pred * d_gold)`` for a pair read by :func:`read_pair` (the products
+    count against the same work budget)."""
+    if pair is None:
         return None
+    a, b, _, _ = pair
     try:
         return _mul(a[0], b[1]), _mul(b[0], a[1])
     except _Reject:
         return None
 
 
-def same_function(gold: str, pred: str) -> bool | None:
-    """True when both sides read as the same rational function of their atoms; None otherwise
-    (a formal difference proves nothing)."""
-    got = _cross(gold, pred)
+def same_rational_function(pair: FormalPair | None) -> bool | None:
+    """True when the two sides of ``pair`` are the same rational function of their atoms; None
+    otherwise (a formal difference proves nothing)."""
+    got = _cross(pair)
     return True if got is not None and got[0] == got[1] else None
+
+
+def same_function(gold: str, pred: str) -> bool | None:
+    """:func:`same_rational_function` of the two texts."""
+    return same_rational_function(read_pair(gold, pred))
 
 
 def same_equation(gold_difference: str, pred_difference: str) -> bool | None:
     """True when ``lhs - rhs`` of one equation is a nonzero rational multiple of the other's as
     rational functions of their atoms (``T = 2\\pi\\sqrt{r}`` and ``\\frac{T}{2} = \\pi\\sqrt{r}``):
     the same solutions wherever both are defined. None otherwise."""
-    got = _cross(gold_difference, pred_difference)
+    got = _cross(read_pair(gold_difference, pred_difference))
     if got is None:
         return None
     lhs, rhs = got

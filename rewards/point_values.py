@@ -25,7 +25,7 @@ import threading
 from fractions import Fraction
 from typing import Any
 
-from rewards.formal_identity import Rat, Spec, read_atoms
+from rewards.formal_identity import FormalPair, Rat, Spec, read_pair
 
 _POINTS = (
     (Fraction(7, 11), Fraction(13, 10), Fraction(5, 9), Fraction(17, 12), Fraction(3, 7), Fraction(11, 5)),
@@ -46,7 +46,8 @@ _UNREAD_VARIABLES = frozenset({"i", "I", "j", "J", "E"})  # imaginary units, sym
 _LETTER_RUN_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z]{2,}")
 """Two letters together outside a command: a product to latex2sympy, a unit (``cm``, ``mA``) to a
 reader; not decided here."""
-_LETTER_CALL_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z]+(?:_\{?\w+\}?)?\s*\(")
+_LETTER_CALL_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z](?:_\{?\w+\}?)?\s*\(")
+"""A letter before ``(`` (``f(x)``): a product or a function; not decided here."""
 _FUNCTION_NAMES = {
     "\\sin": "sin",
     "\\cos": "cos",
@@ -182,21 +183,24 @@ def _variables(specs: dict[str, Spec]) -> list[str]:
     return sorted(k for k, s in specs.items() if s[0] == "var" and k != "e")
 
 
-def differs_at_a_point(gold: str, pred: str) -> bool | None:
+def differs_at_a_point(gold: str, pred: str, pair: FormalPair | None = None) -> bool | None:
     """False when the two expressions take different real values at a positive probe point (a
-    proof that they differ); None otherwise."""
+    proof that they differ); None otherwise. ``pair``: the two texts already read by
+    :func:`rewards.formal_identity.read_pair` (read here when not given)."""
     if "." in gold + pred or any(_LETTER_CALL_RE.search(t) or _LETTER_RUN_RE.search(t) for t in (gold, pred)):
         return None
-    a, b = read_atoms(gold), read_atoms(pred)
-    if a is None or b is None:
+    if pair is None:
+        pair = read_pair(gold, pred)
+    if pair is None:
         return None
-    variables = _variables(a[1])
-    if not variables or variables != _variables(b[1]) or _UNREAD_VARIABLES.intersection(variables):
+    a, b, gold_specs, pred_specs = pair
+    variables = _variables(gold_specs)
+    if not variables or variables != _variables(pred_specs) or _UNREAD_VARIABLES.intersection(variables):
         return None  # another variable may be a unit to math-verify ("2\\pi\\,m")
-    specs = {**a[1], **b[1]}
+    specs = {**gold_specs, **pred_specs}
     for values in _POINTS:
         point = {x: values[j % len(values)] + j // len(values) for j, x in enumerate(variables)}
-        va, vb = _value(a[0], specs, point), _value(b[0], specs, point)
+        va, vb = _value(a, specs, point), _value(b, specs, point)
         if va is None or vb is None:
             continue
         if abs(va - vb) > MARGIN * max(1, abs(va), abs(vb)):

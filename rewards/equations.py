@@ -1,5 +1,6 @@
-"""Equations on the certain path: the same equation up to a factor, different lines, and the
-equations that are not values (``a + z = 0`` against ``0``) or that compute one (``\\log_2 8 = 3``).
+"""Equations on the certain path: the same equation up to a factor, different lines, equations
+that give one name values that differ at a point, and the equations that are not values
+(``a + z = 0`` against ``0``) or that compute one (``\\log_2 8 = 3``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from rewards.answer_text import CHAIN_RE, COMMAND_RE, DECIMAL_LITERAL_RE, RELATI
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
 from rewards.formal_identity import same_equation
 from rewards.named_values import NAMED_RATIO_VALUE_RE
+from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
 
@@ -85,7 +87,8 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     being proportional (``x^2=0`` and ``x=0``): None, math-verify decides. Equations beyond
     polynomials (``T = 2\\pi\\sqrt{r/k}``) are the same when ``lhs - rhs`` of one is a nonzero
     rational multiple of the other's as rational functions of their atoms
-    (:func:`rewards.formal_identity.same_equation`)."""
+    (:func:`rewards.formal_identity.same_equation`); ``y = f`` and ``y = g`` whose right sides
+    take different values at a point are different (:func:`_values_of_a_name_differ`)."""
     dg, dp = _equation_difference(gold), _equation_difference(pred)
     if dg is None or dp is None:
         return None
@@ -98,4 +101,27 @@ def equations_decide(gold: str, pred: str) -> bool | None:
         if same:
             return True
     # any other equations: lhs - rhs the same rational function of the atoms up to a factor
-    return same_equation(dg, dp)
+    if same_equation(dg, dp):
+        return True
+    return _values_of_a_name_differ(gold, pred)
+
+
+_NAME_RE = re.compile(r"^([a-zA-Z])(?:_\{?\w+\}?)?$")
+
+
+def _values_of_a_name_differ(gold: str, pred: str) -> bool | None:
+    """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``: one name on the left of both, absent from
+    both right sides, whose right sides take different values at a point
+    (:func:`rewards.point_values.differs_at_a_point`): False, a point that solves one equation and
+    not the other; else None."""
+    sg, sp = _two_sides(gold), _two_sides(pred)
+    if sg is None or sp is None:
+        return None
+    name = sg[0].replace(" ", "")
+    m = _NAME_RE.match(name)
+    if m is None or name != sp[0].replace(" ", ""):
+        return None
+    letter = re.compile(rf"(?<![a-zA-Z\\]){m.group(1)}(?![a-zA-Z])")
+    if letter.search(sg[1]) or letter.search(sp[1]):
+        return None
+    return differs_at_a_point(sg[1], sp[1])

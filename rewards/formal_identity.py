@@ -34,7 +34,8 @@ MAX_BITS = 4096
 MAX_WORK = 10_000
 """Most monomial products for one comparison (both sides): bounds the time at a few tens of ms."""
 MAX_POWER = 24
-"""Largest integer power expanded for a polynomial of several terms (a monomial: 10,000)."""
+"""Largest integer power expanded for a polynomial of several terms (a monomial: 10,000); a larger
+power of an expression with a variable is an atom (``(x-a)^{5999}``), of a number a refusal."""
 
 _TOKEN_RE = re.compile(
     r"\s*(?:(\d+\.\d*|\.\d+|\d+)|(\\[a-zA-Z]+)|(\\[,;:! ])|([a-zA-Z])|([-+*/^_(){}\[\]|]))"
@@ -140,8 +141,13 @@ def _mul(a: Poly, b: Poly) -> Poly:
     return out
 
 
+def _expands(p: Poly, n: int) -> bool:
+    """Whether ``p**n`` is expanded (a monomial up to 10,000, several terms up to MAX_POWER)."""
+    return n <= (10_000 if len(p) == 1 else MAX_POWER)
+
+
 def _pow(p: Poly, n: int) -> Poly:
-    if n > (10_000 if len(p) == 1 else MAX_POWER):
+    if not _expands(p, n):
         raise _Reject
     out, base = _const(Fraction(1)), p
     while n:
@@ -400,7 +406,11 @@ def _power(base: Rat, exponent: Rat) -> Rat:
             if not base[0] and n < 0:
                 raise _Reject  # a power of zero with a negative exponent
             num, den = (base[0], base[1]) if n >= 0 else (base[1], base[0])
-            return _pow(num, abs(n)), _pow(den, abs(n))
+            if _expands(num, abs(n)) and _expands(den, abs(n)):
+                return _pow(num, abs(n)), _pow(den, abs(n))
+            if _is_const(base[0]) is not None and _is_const(base[1]) is not None:
+                raise _Reject  # a number too large to write out: the numeric rules judge it
+            return _atom(f"pow({_key(base)};{e})", ("pow", base, e))  # (x-a)^{5999}: kept whole
         if e.denominator == 2:
             bn, bd = _is_const(base[0]), _is_const(base[1])
             if bn is not None and bd is not None:  # sqrt of a rational: exact

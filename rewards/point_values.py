@@ -13,9 +13,9 @@ float policy), sides in different variables (a letter may be a unit: ``2\\pi`` a
 ``2\\pi m``), letters written together (``cm``, ``xy``), decimals, the imaginary unit, a
 base-less ``\\log`` (base 10 to math-verify), a letter before ``(`` (``f(x)``: a product or a
 function), and any point where a value is not real or finite: a root or logarithm of a negative
-number, a division by zero, a value beyond 1e300. Each value is computed at two precisions (40
-and 70 digits) and used only where both agree to 30 digits, so cancellation in large expanded
-polynomials cannot fake a difference.
+number, a division by zero, a value beyond about 1e+-100000. Each value is computed at two
+precisions (40 and 70 digits) and used only where both agree to 30 digits, so cancellation in
+large expanded polynomials cannot fake a difference.
 """
 
 from __future__ import annotations
@@ -40,7 +40,13 @@ MARGIN = 1e-20
 AGREE = 1e-30
 """A value is used only when its two evaluations agree to this, relative to it or to 1."""
 HUGE = 1e300
-"""A value beyond this (or a nonzero one below its inverse) is not compared."""
+"""An argument of a function, or an exponent, beyond this is not evaluated."""
+LOG_BOUND = 230_000
+"""A value whose natural logarithm is beyond this in size (about 1e+-100,000) is not compared:
+``(x-a)^{5999}`` is evaluated, a tower such as ``x^{x^{x^{x}}}`` stops here; mpmath keeps its
+exponents exact, so values in this range cost no more than small ones."""
+MAG_BOUND = 330_000
+"""The same bound in binary orders of magnitude (mpmath's ``mag``)."""
 
 _UNREAD_VARIABLES = frozenset({"i", "I", "j", "J", "E"})  # imaginary units, sympy's E
 _LETTER_RUN_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z]{2,}")
@@ -98,7 +104,14 @@ class _Evaluator:
         ctx = self.ctx
         if not isinstance(v, ctx.mpf) or not ctx.isfinite(v):
             raise _Undefined
-        if abs(v) > HUGE or (v and abs(v) < 1 / HUGE):
+        if v and abs(ctx.mag(v)) > MAG_BOUND:
+            raise _Undefined
+        return v
+
+    def argument(self, r: Rat) -> Any:
+        """The value of ``r`` used as a function's argument or an exponent: at most HUGE."""
+        v = self.rat(r)
+        if abs(v) > HUGE:
             raise _Undefined
         return v
 
@@ -143,7 +156,10 @@ class _Evaluator:
         if kind == "abs":
             return abs(self.rat(spec[1]))  # type: ignore[arg-type]
         if kind == "exp":
-            return ctx.exp(self.rat(spec[1]))  # type: ignore[arg-type]
+            arg = self.argument(spec[1])  # type: ignore[arg-type]
+            if abs(arg) > LOG_BOUND:
+                raise _Undefined
+            return ctx.exp(arg)
         if kind == "log":
             base, arg = self.rat(spec[1]), self.rat(spec[2])  # type: ignore[arg-type]
             if base <= 0 or base == 1 or arg <= 0:
@@ -153,17 +169,20 @@ class _Evaluator:
             name = _FUNCTION_NAMES.get(str(spec[1]))
             if name is None:
                 raise _Undefined  # \log without a base, \exp handled as "exp"
-            return getattr(ctx, name)(self.rat(spec[2]))  # type: ignore[arg-type]
+            return getattr(ctx, name)(self.argument(spec[2]))  # type: ignore[arg-type]
         if kind == "pow":
             base = self.rat(spec[1])  # type: ignore[arg-type]
             exponent = spec[2]
             if isinstance(exponent, Fraction):
                 e = ctx.mpf(exponent.numerator) / exponent.denominator
             else:
-                e = self.rat(exponent)  # type: ignore[arg-type]
-            if base <= 0:
+                e = self.argument(exponent)  # type: ignore[arg-type]
+            whole = isinstance(exponent, Fraction) and exponent.denominator == 1
+            if base < 0 and not whole or base == 0 and e <= 0:
                 raise _Undefined  # a root or a real power of a negative number: not real here
-            return ctx.power(base, e)
+            if base and abs(e * ctx.ln(abs(base))) > LOG_BOUND:
+                raise _Undefined
+            return ctx.power(base, int(exponent) if whole else e)
         raise _Undefined
 
 

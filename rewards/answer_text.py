@@ -25,7 +25,7 @@ _THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")
 # "28 percent", "\\frac12 percent"
 _PERCENT_WORD_RE = re.compile(r"([\d}]) ?(?:percent|per ?cent|pct)\b\.?", re.IGNORECASE)
 _ORDINAL_RE = re.compile(r"(\d) ?\^? ?\{? ?(?:st|nd|rd|th) ?\}?(?![a-zA-Z])")
-_FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d)")
+_FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d+)")  # "\\frac123" is 1/23 to latex2sympy
 _CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
 _WS_RE = re.compile(r"\s+")
 _RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}

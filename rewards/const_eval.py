@@ -180,9 +180,9 @@ class _Reader:
             self.take()
             return -self.exponent()
         if tok is not None and tok[0].isdigit():
-            if len(tok) > 1:
-                raise _Reject  # "2^10": LaTeX reads 2^1 0, people mean 2^{10}
-            return _number(self.take())
+            if not tok.isdigit():
+                raise _Reject  # "2^1.5"
+            return _number(self.take())  # "2^10" is 2^{10}, as latex2sympy (math-verify) reads it
         return self.atom()
 
     def function_power(self) -> int:
@@ -234,7 +234,11 @@ class _Reader:
         if tok == "e":
             return math.e
         if tok == "\\frac":
+            braced = self.peek() == "{"
             num = self.brace_or_digit()
+            nxt = self.peek() or ""
+            if not braced and nxt.isdigit() and len(nxt) > 1:
+                raise _Reject  # "\frac123", "\frac 1 23": 1/23 to latex2sympy
             den = self.brace_or_digit()
             if den == 0:
                 raise _Reject
@@ -273,7 +277,11 @@ class _Reader:
                 return _check(math.log(float(self.log_argument())))  # \ln 5
             if self.peek() not in _OPEN_CLOSE:
                 raise _Reject
+            paren = self.peek() == "("
             arg = self.group()
+            nxt = self.peek()
+            if not paren and nxt is not None and (_starts_factor(nxt) or nxt[0].isdigit() or nxt == "^"):
+                raise _Reject  # "\ln{2}3", "\sin{x}^2": latex2sympy reads on into the argument
             if tok == "\\ln" and arg <= 0:
                 raise _Reject
             return _check(_FUNCS[tok](float(arg)) ** power)

@@ -108,8 +108,18 @@ def variables_of(s: str) -> list[str] | None:
     return letters
 
 
+_BARE_ARGUMENT_RE = re.compile(
+    r"\\(?:sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|ln|log|exp)"
+    r"(?:\^\{?\d+\}?)?\s*[a-zA-Z]"
+)
+"""A function of a bare letter (``\\sin x\\pi``: sin(pi x) to latex2sympy): the value put in its
+place would come in parentheses and end the argument there, so it is not evaluated this way."""
+
+
 def _evaluate_at(s: str, point: dict[str, Fraction]) -> Fraction | float | None:
     """``s`` evaluated exactly with each variable letter replaced by its rational value."""
+    if _BARE_ARGUMENT_RE.search(s):
+        return None
     for letter, v in point.items():
         rep = f"(\\frac{{{v.numerator}}}{{{v.denominator}}})"
         s = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", lambda _m, r=rep: r, s)

@@ -273,6 +273,9 @@ class _Reader:
         base = self.primary()
         if self.peek() == "^":
             self.take()
+            t = self.peek()
+            if t is not None and t.isdigit() and len(t) > 1:  # "x^10": latex2sympy reads x^{10}
+                return _power(base, _number(self.take()))
             base = _power(base, self.group())
         return base
 
@@ -312,7 +315,11 @@ class _Reader:
             self.take("|")
             return _atom(f"abs({_key(got)})", ("abs", got))
         if t == "\\frac":
+            braced = self.peek() == "{"
             num = self.group()
+            t = self.peek() or ""
+            if not braced and _is_number(t) and len(t) > 1:
+                raise _Reject  # "\frac123", "\frac 1 23": 1/23 to latex2sympy
             den = self.group()
             if not den[0]:
                 raise _Reject
@@ -364,6 +371,9 @@ class _Reader:
         power = 1
         if self.peek() == "^":
             self.take()
+            t = self.peek() or ""
+            if _is_number(t) and len(t) > 1:
+                raise _Reject  # "\sin^23": latex2sympy reads the power 23, then no argument
             exp_num, exp_den = self.group()
             top, bottom = _is_const(exp_num), _is_const(exp_den)
             got = None if top is None or bottom is None else top / bottom
@@ -371,15 +381,23 @@ class _Reader:
                 raise _Reject  # "\sin^{-1}" is the inverse function
             power = int(got)
         if self.peek() in ("(", "{", "["):
+            braced = self.peek() != "("
             arg = self.primary()
+            if braced and (self._starts_factor(self.peek()) or self.peek() == "^"):
+                raise _Reject  # "\sin{x}y" is sin(xy) to latex2sympy, "\sin(x)y" y sin(x)
         else:  # "\sin 2x", "\sin \theta": the factors up to the next operator
+            # latex2sympy reads on over numbers, letters, \pi, braces and \frac ("\sin 2\pi x" is
+            # sin(2 pi x), "\sin x\frac12" sin(x/2)) and stops at a function or \sqrt
             arg = self.factor()
             while self.peek() is not None and (
-                _is_number(self.peek() or "") or (self.peek() or "").isalpha() or self.peek() in _GREEK
+                _is_number(self.peek() or "")
+                or (self.peek() or "").isalpha()
+                or self.peek() in _GREEK
+                or self.peek() in ("\\pi", "{", "\\frac")
             ):
                 arg = _times(arg, self.factor())
-            if self.peek() in ("*", "\\cdot", "\\times", "/", "(", "^"):
-                raise _Reject  # "\sin x \cdot y" is sin(xy) to latex2sympy
+            if self.peek() in ("*", "\\cdot", "\\times", "/", "(", "^", "[", "|"):
+                raise _Reject  # "\sin x \cdot y" is sin(xy) to latex2sympy, "\sin x|x|" sin(x|x|)
         if name == "\\exp":
             return _exp(arg, power)
         spec: Spec = ("fn", name, arg) if base is None else ("log", base, arg)

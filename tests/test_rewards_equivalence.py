@@ -186,7 +186,6 @@ def test_closed_form_constants_are_decided_without_worker(gold: str, pred: str, 
     [
         ("|x|", "\\sqrt{x^2}"),
         ("e^{23110}", "e^{23110}+1"),
-        ("2^10", "1024"),
         ("1", "\\sin^2 x+\\cos^2 x"),
         ("\\sin 2x", "2\\sin x\\cos x"),
     ],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.equivalence import decide_fast, is_equivalent
+from rewards.equivalence import compare, decide_fast, is_equivalent
 from rewards.formal_identity import read, same_function
 
 
@@ -140,3 +140,39 @@ def test_a_letter_before_a_digit_or_bracket_is_not_a_product(gold: str, pred: st
 def test_a_constant_against_an_expression_in_variables(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
     assert decide_fast(pred, gold) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2^10", "1024", True),  # a multi-digit exponent is whole, as latex2sympy reads it
+        ("x^10", "x^{10}", True),
+        ("(x-a)^5999", "(x-a)^{5999}", True),
+        ("\\frac123", "\\frac{1}{23}", True),  # 1/23 to latex2sympy, not \frac{1}{2}3
+        ("\\frac 1 23", "\\frac{1}{23}", True),
+        ("\\frac123", "\\frac32", False),
+        ("\\frac12x", "\\frac{x}{2}", True),
+    ],
+)
+def test_digits_after_a_command_are_read_as_latex2sympy_reads_them(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # latex2sympy reads a bare argument on over numbers, letters, \pi, braces and \frac
+        ("\\sin 2\\pi x", "\\sin(2\\pi x)", True),  # was refused for certain
+        ("\\sin x\\pi", "\\sin(\\pi x)", True),  # was refused for certain
+        ("\\sin x\\pi", "\\pi\\sin x", False),  # was credited for certain
+        ("\\sin x\\frac12", "\\frac12\\sin x", False),  # sin(x/2): was credited for certain
+        ("\\sin x{3}", "\\sin 3x", True),
+        ("\\sin x \\cos x", "\\cos x\\sin x", True),  # it stops at a function
+        ("\\sin x\\sqrt2", "\\sqrt2\\sin x", True),  # and at \sqrt
+        ("\\sin^{2}{3}", "\\sin^23", None),  # a power 23 with no argument to latex2sympy
+        ("\\sin{x}y", "y\\sin x", None),  # sin(xy) to latex2sympy
+        ("\\ln{2}3", "3\\ln 2", None),  # log(5) to latex2sympy
+    ],
+)
+def test_function_arguments_are_read_as_latex2sympy_reads_them(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

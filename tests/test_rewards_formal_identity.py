@@ -174,5 +174,7 @@ def test_digits_after_a_command_are_read_as_latex2sympy_reads_them(gold: str, pr
         ("\\ln{2}3", "3\\ln 2", None),  # log(5) to latex2sympy
     ],
 )
-def test_function_arguments_are_read_as_latex2sympy_reads_them(gold: str, pred: str, want: bool | None) -> None:
+def test_function_arguments_are_read_as_latex2sympy_reads_them(
+    gold: str, pred: str, want: bool | None
+) -> None:
     assert decide_fast(gold, pred) is want

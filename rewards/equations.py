@@ -10,7 +10,7 @@ import re
 from rewards.answer_text import CHAIN_RE, COMMAND_RE, DECIMAL_LITERAL_RE, RELATION_OPS, VAR_LHS_RE, split_top
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
 from rewards.formal_identity import same_equation
-from rewards.named_values import NAMED_RATIO_VALUE_RE
+from rewards.named_values import NAME, NAMED_RATIO_VALUE_RE
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
@@ -26,10 +26,9 @@ def _two_sides(s: str) -> tuple[str, str] | None:
     return (lhs, rhs) if lhs and rhs else None
 
 
-def _equation_difference(s: str) -> str | None:
-    """``(lhs)-(rhs)`` of a single equation ``lhs = rhs``, or None."""
-    sides = _two_sides(s)
-    return None if sides is None else f"({sides[0]})-({sides[1]})"
+def _difference(sides: tuple[str, str]) -> str:
+    """``(lhs)-(rhs)`` of an equation's two sides."""
+    return f"({sides[0]})-({sides[1]})"
 
 
 def computed_value(s: str) -> str | None:
@@ -89,9 +88,10 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     rational multiple of the other's as rational functions of their atoms
     (:func:`rewards.formal_identity.same_equation`); ``y = f`` and ``y = g`` whose right sides
     take different values at a point are different (:func:`_values_of_a_name_differ`)."""
-    dg, dp = _equation_difference(gold), _equation_difference(pred)
-    if dg is None or dp is None:
+    sg, sp = _two_sides(gold), _two_sides(pred)
+    if sg is None or sp is None:
         return None
+    dg, dp = _difference(sg), _difference(sp)
     lg, lp = variables_of(dg), variables_of(dp)
     if lg and lg == lp:
         same = proportional(dg, dp, lg)
@@ -103,25 +103,20 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     # any other equations: lhs - rhs the same rational function of the atoms up to a factor
     if same_equation(dg, dp):
         return True
-    return _values_of_a_name_differ(gold, pred)
+    return _values_of_a_name_differ(sg, sp)
 
 
-_NAME_RE = re.compile(r"^([a-zA-Z])(?:_\{?\w+\}?)?$")
+_NAME_RE = re.compile(rf"^{NAME}$")
 
 
-def _values_of_a_name_differ(gold: str, pred: str) -> bool | None:
+def _values_of_a_name_differ(sg: tuple[str, str], sp: tuple[str, str]) -> bool | None:
     """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``: one name on the left of both, absent from
     both right sides, whose right sides take different values at a point
     (:func:`rewards.point_values.differs_at_a_point`): False, a point that solves one equation and
-    not the other; else None."""
-    sg, sp = _two_sides(gold), _two_sides(pred)
-    if sg is None or sp is None:
-        return None
+    not the other; else None. ``sg``, ``sp``: the two sides of each equation."""
     name = sg[0].replace(" ", "")
-    m = _NAME_RE.match(name)
-    if m is None or name != sp[0].replace(" ", ""):
+    if not _NAME_RE.match(name) or name != sp[0].replace(" ", ""):
         return None
-    letter = re.compile(rf"(?<![a-zA-Z\\]){m.group(1)}(?![a-zA-Z])")
-    if letter.search(sg[1]) or letter.search(sp[1]):
+    if name[0] in FREE_LETTER_RE.findall(sg[1]) or name[0] in FREE_LETTER_RE.findall(sp[1]):
         return None
     return differs_at_a_point(sg[1], sp[1])

@@ -98,9 +98,10 @@ _NAMED_RHS_RE = re.compile(
 ``|AB|``), ``=``, the value."""
 
 
-_NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
-_NAMED_RATIO_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$")
-NAMED_RATIO_VALUE_RE = re.compile(rf"^{_NAME}(?: ?: ?{_NAME})+ ?= ?([^=:<>]+)$")
+NAME = r"[A-Za-z](?:_\{?\w+\}?)?"
+"""A one-letter name, with a subscript (``y``, ``a_n``, ``I_{max}``)."""
+_NAMED_RATIO_RE = re.compile(rf"^{NAME}(?: ?: ?{NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$")
+NAMED_RATIO_VALUE_RE = re.compile(rf"^{NAME}(?: ?: ?{NAME})+ ?= ?([^=:<>]+)$")
 
 
 def named_rhs(s: str) -> str | None:

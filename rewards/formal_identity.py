@@ -20,23 +20,28 @@ polynomial sizes and powers are capped).
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 from fractions import Fraction
 
+from rewards.rational_functions import (
+    Poly,
+    Rat,
+    Reject,
+    add,
+    const,
+    expands,
+    int_power,
+    is_const,
+    mul,
+    radical,
+    rat_key,
+    start_budget,
+    times,
+)
+
 MAX_CHARS = 400
 """Longest side read."""
-MAX_TERMS = 400
-"""Most terms in any intermediate polynomial."""
-MAX_BITS = 4096
-"""Largest coefficient (numerator or denominator, in bits)."""
-MAX_WORK = 10_000
-"""Most monomial products for one comparison (both sides): bounds the time at a few tens of ms."""
-MAX_POWER = 24
-"""Largest integer power expanded for a polynomial of several terms (a monomial: 10,000); a larger
-power of an expression with a variable is an atom (``(x-a)^{5999}``), of a number a refusal."""
-
 _TOKEN_RE = re.compile(
     r"\s*(?:(\d+\.\d*|\.\d+|\d+)|(\\[a-zA-Z]+)|(\\[,;:! ])|([a-zA-Z])|([-+*/^_(){}\[\]|]))"
 )
@@ -56,22 +61,6 @@ _FUNCTIONS = frozenset(
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
-class _Reject(Exception):
-    """The text is outside the subset read here."""
-
-
-Mono = tuple[int, tuple[tuple[str, int], ...]]
-"""A monomial: the squarefree integer under a square root (1: none), then atoms with exponents."""
-Poly = dict[Mono, Fraction]
-Rat = tuple[Poly, Poly]
-
-_ONE: Mono = (1, ())
-
-
-def _const(c: Fraction) -> Poly:
-    return {_ONE: c} if c else {}
-
-
 Spec = tuple[object, ...]
 """What an atom stands for, recorded by :func:`read_pair`: ``("var",)``, ``("pi",)``,
 ``("abs", arg)``, ``("fn", name, arg)``, ``("log", base, arg)``, ``("exp", arg)``,
@@ -84,123 +73,7 @@ def _atom(key: str, spec: Spec | None = None) -> Rat:
     table = getattr(_specs, "table", None)
     if table is not None and spec is not None:
         table[key] = spec
-    return {(1, ((key, 1),)): Fraction(1)}, _const(Fraction(1))
-
-
-def _check(p: Poly) -> Poly:
-    if len(p) > MAX_TERMS:
-        raise _Reject
-    for c in p.values():
-        if c.numerator.bit_length() > MAX_BITS or c.denominator.bit_length() > MAX_BITS:
-            raise _Reject
-    return p
-
-
-def _add(a: Poly, b: Poly) -> Poly:
-    out = dict(a)
-    for m, c in b.items():
-        s = out.get(m, Fraction(0)) + c
-        if s:
-            out[m] = s
-        else:
-            out.pop(m, None)
-    return _check(out)
-
-
-def _mul_mono(a: Mono, b: Mono) -> tuple[Mono, int]:
-    g = math.gcd(a[0], b[0])
-    merged = dict(a[1])
-    for k, e in b[1]:
-        merged[k] = merged.get(k, 0) + e
-    return (a[0] * b[0] // (g * g), tuple(sorted(merged.items()))), g
-
-
-_budget = threading.local()
-
-
-def _spend(work: int) -> None:
-    """Count ``work`` monomial products against this thread's budget for one comparison."""
-    left = getattr(_budget, "left", MAX_WORK) - work
-    if left < 0:
-        raise _Reject
-    _budget.left = left
-
-
-def _mul(a: Poly, b: Poly) -> Poly:
-    _spend(len(a) * len(b))
-    out: Poly = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            m, g = _mul_mono(ma, mb)
-            s = out.get(m, Fraction(0)) + ca * cb * g
-            if s:
-                out[m] = s
-            else:
-                out.pop(m, None)
-        _check(out)
-    return out
-
-
-def _expands(p: Poly, n: int) -> bool:
-    """Whether ``p**n`` is expanded (a monomial up to 10,000, several terms up to MAX_POWER)."""
-    return n <= (10_000 if len(p) == 1 else MAX_POWER)
-
-
-def _pow(p: Poly, n: int) -> Poly:
-    if not _expands(p, n):
-        raise _Reject
-    out, base = _const(Fraction(1)), p
-    while n:
-        if n & 1:
-            out = _mul(out, base)
-        n >>= 1
-        if n:
-            base = _mul(base, base)
-    return out
-
-
-def _is_const(p: Poly) -> Fraction | None:
-    if not p:
-        return Fraction(0)
-    if len(p) == 1 and _ONE in p:
-        return p[_ONE]
-    return None
-
-
-def _key(r: Rat) -> str:
-    """A text that equal forms of ``r`` share often (not always): the key of an atom's argument."""
-    num, den = r
-    lead = den[min(den)]
-    return f"{_poly_key(num, lead)}/{_poly_key(den, lead)}"
-
-
-def _poly_key(p: Poly, scale: Fraction) -> str:
-    return "+".join(f"{c / scale}*{_mono_key(m)}" for m, c in sorted(p.items()))
-
-
-def _mono_key(m: Mono) -> str:
-    """A monomial as text, without repr's escaping (nested atoms would double their backslashes)."""
-    return f"r{m[0]}" + "".join(f"[{name}]{e}" for name, e in m[1])
-
-
-def _radical(c: Fraction) -> Poly:
-    """The exact square root of a non-negative rational: ``m \\sqrt{s}`` with ``s`` squarefree."""
-    if c < 0:
-        raise _Reject
-    n = c.numerator * c.denominator  # sqrt(p/q) = sqrt(p q) / q
-    if n > 10**8:
-        raise _Reject
-    out, s, f = 1, 1, 2
-    while f * f <= n:
-        while n % (f * f) == 0:
-            n //= f * f
-            out *= f
-        if n % f == 0:
-            n //= f
-            s *= f
-        f += 1
-    s *= n
-    return {(s, ()): Fraction(out, c.denominator)} if c else {}
+    return {(1, ((key, 1),)): Fraction(1)}, const(Fraction(1))
 
 
 class _Reader:
@@ -214,7 +87,7 @@ class _Reader:
     def take(self, expected: str | None = None) -> str:
         t = self.peek()
         if t is None or (expected is not None and t != expected):
-            raise _Reject
+            raise Reject
         self.i += 1
         return t
 
@@ -223,13 +96,13 @@ class _Reader:
         if self.peek() in ("+", "-"):
             sign = Fraction(-1 if self.take() == "-" else 1)
         num, den = self.term()
-        total: Rat = (_mul(num, _const(sign)), den)
+        total: Rat = (mul(num, const(sign)), den)
         while self.peek() in ("+", "-"):
             minus = self.take() == "-"
             n2, d2 = self.term()
             if minus:
-                n2 = _mul(n2, _const(Fraction(-1)))
-            total = (_add(_mul(total[0], d2), _mul(n2, total[1])), _mul(total[1], d2))
+                n2 = mul(n2, const(Fraction(-1)))
+            total = (add(mul(total[0], d2), mul(n2, total[1])), mul(total[1], d2))
         return total
 
     def term(self) -> Rat:
@@ -238,22 +111,22 @@ class _Reader:
             t = self.peek()
             if t in ("*", "\\cdot", "\\times"):
                 self.take()
-                acc = _times(acc, self.factor())
+                acc = times(acc, self.factor())
             elif t in ("/", "\\div"):
                 self.take()
                 n, d = self.factor()
                 if not n:
-                    raise _Reject  # a division by zero
-                acc = _times(acc, (d, n))
+                    raise Reject  # a division by zero
+                acc = times(acc, (d, n))
                 if self._starts_factor(self.peek()):
-                    raise _Reject  # "1/2x": 1/(2x) to latex2sympy, (1/2)x to a reader
+                    raise Reject  # "1/2x": 1/(2x) to latex2sympy, (1/2)x to a reader
             elif self._starts_factor(t):
                 prev = self.toks[self.i - 1]
                 if _is_number(prev) and (_is_number(t) or t == "\\frac"):
-                    raise _Reject  # "2 3": digit grouping or a product; "2\frac12": a mixed number
+                    raise Reject  # "2 3": digit grouping or a product; "2\frac12": a mixed number
                 if len(prev) == 1 and prev.isalpha() and (_is_number(t) or t == "["):
-                    raise _Reject  # "x1", "x[1]": a name or an index, not a product
-                acc = _times(acc, self.factor())
+                    raise Reject  # "x1", "x[1]": a name or an index, not a product
+                acc = times(acc, self.factor())
             else:
                 return acc
 
@@ -284,14 +157,14 @@ class _Reader:
         t = self.take()
         if _is_number(t):
             if "." in t:
-                raise _Reject
+                raise Reject
             if len(t) > 1:  # "\frac12": the first digit only, the rest stays
                 self.toks[self.i - 1 : self.i] = [t[0], t[1:]]
             return _number(t[0])
         self.i -= 1
         if t.isalpha() or t in _GREEK or t == "\\pi":
             return self.primary()
-        raise _Reject
+        raise Reject
 
     def group(self) -> Rat:
         """A braced argument, or a one-token one."""
@@ -313,17 +186,17 @@ class _Reader:
         if t == "|":
             got = self.expr()
             self.take("|")
-            return _atom(f"abs({_key(got)})", ("abs", got))
+            return _atom(f"abs({rat_key(got)})", ("abs", got))
         if t == "\\frac":
             braced = self.peek() == "{"
             num = self.group()
             t = self.peek() or ""
             if not braced and _is_number(t) and len(t) > 1:
-                raise _Reject  # "\frac123", "\frac 1 23": 1/23 to latex2sympy
+                raise Reject  # "\frac123", "\frac 1 23": 1/23 to latex2sympy
             den = self.group()
             if not den[0]:
-                raise _Reject
-            return _times(num, (den[1], den[0]))
+                raise Reject
+            return times(num, (den[1], den[0]))
         if t == "\\sqrt":
             index = 2
             if self.peek() == "[":
@@ -331,9 +204,9 @@ class _Reader:
                 got = self.take()
                 self.take("]")
                 if not got.isdigit() or not 2 <= int(got) <= 12:
-                    raise _Reject
+                    raise Reject
                 index = int(got)
-            return _power(self.group(), (_const(Fraction(1, index)), _const(Fraction(1))))
+            return _power(self.group(), (const(Fraction(1, index)), const(Fraction(1))))
         if t == "\\pi":
             return _atom("pi", ("pi",))
         if t in _GREEK:
@@ -342,7 +215,7 @@ class _Reader:
             return self.function(t)
         if len(t) == 1 and t.isalpha():
             return _atom(t + self._subscript(), ("var",))
-        raise _Reject
+        raise Reject
 
     def _subscript(self) -> str:
         if self.peek() != "_":
@@ -354,12 +227,12 @@ class _Reader:
             while self.peek() != "}":
                 p = self.take()
                 if not p.isalnum():
-                    raise _Reject
+                    raise Reject
                 parts.append(p)
             self.take("}")
             t = "".join(parts)
         if not t.isalnum():
-            raise _Reject
+            raise Reject
         return "_" + t
 
     def function(self, name: str) -> Rat:
@@ -367,24 +240,24 @@ class _Reader:
         if name == "\\log" and self.peek() == "_":
             self.take()
             base = self.group()
-            name = f"\\log_{_key(base)}"
+            name = f"\\log_{rat_key(base)}"
         power = 1
         if self.peek() == "^":
             self.take()
             t = self.peek() or ""
             if _is_number(t) and len(t) > 1:
-                raise _Reject  # "\sin^23": latex2sympy reads the power 23, then no argument
+                raise Reject  # "\sin^23": latex2sympy reads the power 23, then no argument
             exp_num, exp_den = self.group()
-            top, bottom = _is_const(exp_num), _is_const(exp_den)
+            top, bottom = is_const(exp_num), is_const(exp_den)
             got = None if top is None or bottom is None else top / bottom
             if got is None or got.denominator != 1 or not 1 <= got <= 12:
-                raise _Reject  # "\sin^{-1}" is the inverse function
+                raise Reject  # "\sin^{-1}" is the inverse function
             power = int(got)
         if self.peek() in ("(", "{", "["):
             braced = self.peek() != "("
             arg = self.primary()
             if braced and (self._starts_factor(self.peek()) or self.peek() == "^"):
-                raise _Reject  # "\sin{x}y" is sin(xy) to latex2sympy, "\sin(x)y" y sin(x)
+                raise Reject  # "\sin{x}y" is sin(xy) to latex2sympy, "\sin(x)y" y sin(x)
         else:  # "\sin 2x", "\sin \theta": the factors up to the next operator
             # latex2sympy reads on over numbers, letters, \pi, braces and \frac ("\sin 2\pi x" is
             # sin(2 pi x), "\sin x\frac12" sin(x/2)) and stops at a function or \sqrt
@@ -395,60 +268,56 @@ class _Reader:
                 or self.peek() in _GREEK
                 or self.peek() in ("\\pi", "{", "\\frac")
             ):
-                arg = _times(arg, self.factor())
+                arg = times(arg, self.factor())
             if self.peek() in ("*", "\\cdot", "\\times", "/", "(", "^", "[", "|"):
-                raise _Reject  # "\sin x \cdot y" is sin(xy) to latex2sympy, "\sin x|x|" sin(x|x|)
+                raise Reject  # "\sin x \cdot y" is sin(xy) to latex2sympy, "\sin x|x|" sin(x|x|)
         if name == "\\exp":
             return _exp(arg, power)
         spec: Spec = ("fn", name, arg) if base is None else ("log", base, arg)
-        num, den = _atom(f"{name}({_key(arg)})", spec)
-        return _pow(num, power), den
-
-
-def _times(a: Rat, b: Rat) -> Rat:
-    return _mul(a[0], b[0]), _mul(a[1], b[1])
+        num, den = _atom(f"{name}({rat_key(arg)})", spec)
+        return int_power(num, power), den
 
 
 def _exp(arg: Rat, power: int) -> Rat:
-    num, den = _atom(f"exp({_key(arg)})", ("exp", arg))
-    return _pow(num, power), den
+    num, den = _atom(f"exp({rat_key(arg)})", ("exp", arg))
+    return int_power(num, power), den
 
 
 def _power(base: Rat, exponent: Rat) -> Rat:
     e_num, e_den = exponent
-    en, ed = _is_const(e_num), _is_const(e_den)
+    en, ed = is_const(e_num), is_const(e_den)
     if en is not None and ed is not None:
         e = en / ed
         if e.denominator == 1:
             n = int(e)
             if not base[0] and n < 0:
-                raise _Reject  # a power of zero with a negative exponent
+                raise Reject  # a power of zero with a negative exponent
             num, den = (base[0], base[1]) if n >= 0 else (base[1], base[0])
-            if _expands(num, abs(n)) and _expands(den, abs(n)):
-                return _pow(num, abs(n)), _pow(den, abs(n))
-            if _is_const(base[0]) is not None and _is_const(base[1]) is not None:
-                raise _Reject  # a number too large to write out: the numeric rules judge it
-            return _atom(f"pow({_key(base)};{e})", ("pow", base, e))  # (x-a)^{5999}: kept whole
+            if expands(num, abs(n)) and expands(den, abs(n)):
+                return int_power(num, abs(n)), int_power(den, abs(n))
+            if is_const(base[0]) is not None and is_const(base[1]) is not None:
+                raise Reject  # a number too large to write out: the numeric rules judge it
+            return _atom(f"pow({rat_key(base)};{e})", ("pow", base, e))  # (x-a)^{5999}: kept whole
         if e.denominator == 2:
-            bn, bd = _is_const(base[0]), _is_const(base[1])
+            bn, bd = is_const(base[0]), is_const(base[1])
             if bn is not None and bd is not None:  # sqrt of a rational: exact
-                root = _pow(_radical(bn / bd), abs(e.numerator))
+                root = int_power(radical(bn / bd), abs(e.numerator))
                 if e > 0:
-                    return root, _const(Fraction(1))
+                    return root, const(Fraction(1))
                 if not root:
-                    raise _Reject
-                return _const(Fraction(1)), root
-        return _atom(f"pow({_key(base)};{e})", ("pow", base, e))
-    if _key(base) == _key(_atom("e")):
+                    raise Reject
+                return const(Fraction(1)), root
+        return _atom(f"pow({rat_key(base)};{e})", ("pow", base, e))
+    if rat_key(base) == rat_key(_atom("e")):
         return _exp(exponent, 1)
-    return _atom(f"pow({_key(base)};{_key(exponent)})", ("pow", base, exponent))
+    return _atom(f"pow({rat_key(base)};{rat_key(exponent)})", ("pow", base, exponent))
 
 
 def _number(t: str) -> Rat:
     try:
-        return _const(Fraction(t)), _const(Fraction(1))
+        return const(Fraction(t)), const(Fraction(1))
     except (ValueError, ZeroDivisionError) as exc:
-        raise _Reject from exc
+        raise Reject from exc
 
 
 def _is_number(t: str) -> bool:
@@ -462,7 +331,7 @@ def _tokenize(text: str) -> list[str]:
     while pos < len(text):
         m = _TOKEN_RE.match(text, pos)
         if m is None:
-            raise _Reject
+            raise Reject
         pos = m.end()
         tok = m.group(m.lastindex or 0)
         if tok in _SPACING or tok in _SIZES:
@@ -470,7 +339,7 @@ def _tokenize(text: str) -> list[str]:
         if tok in ("\\dfrac", "\\tfrac"):
             tok = "\\frac"
         if tok.startswith("\\") and tok not in _KNOWN:
-            raise _Reject
+            raise Reject
         out.append(tok)
     return out
 
@@ -493,7 +362,7 @@ def read(text: str) -> Rat | None:
         if reader.peek() is not None or not got[1]:
             return None
         return got
-    except (_Reject, RecursionError, ZeroDivisionError, OverflowError, ValueError):
+    except (Reject, RecursionError, ZeroDivisionError, OverflowError, ValueError):
         return None
 
 
@@ -505,7 +374,7 @@ def read_pair(gold: str, pred: str) -> FormalPair | None:
     """Both sides read within one work budget for the comparison, with what each atom stands for
     (for evaluation at a point, :mod:`rewards.point_values`); None if either is outside the
     subset."""
-    _budget.left = MAX_WORK
+    start_budget()
     try:
         _specs.table = {}
         a = read(gold)
@@ -524,8 +393,8 @@ def _cross(pair: FormalPair | None) -> tuple[Poly, Poly] | None:
         return None
     a, b, _, _ = pair
     try:
-        return _mul(a[0], b[1]), _mul(b[0], a[1])
-    except _Reject:
+        return mul(a[0], b[1]), mul(b[0], a[1])
+    except Reject:
         return None
 
 

@@ -1,0 +1,287 @@
+"""Proof of identities of the circular, hyperbolic and exponential functions (``\\sin^2 x + \\cos^2 x``
+and ``1``, ``\\sin 2x`` and ``2\\sin x\\cos x``, ``\\sec^2 x`` and ``1 + \\tan^2 x``, ``\\cos(x + \\pi)``
+and ``-\\cos x``, ``e^{2x} e^{3x}`` and ``e^{5x}``, ``\\cosh^2 x - \\sinh^2 x`` and ``1``).
+
+A helper of the certain path that can only say "equal", after the plain formal identity
+(:func:`rewards.formal_identity.same_rational_function`) found none. The two sides are read by
+:mod:`rewards.formal_identity` into quotients of polynomials in their atoms; each atom
+``\\sin(a)``, ``\\cos(a)``, ``\\tan(a)``, ``\\cot(a)``, ``\\sec(a)``, ``\\csc(a)`` whose argument ``a``
+is a polynomial is rewritten in the sines and cosines of *base angles*: per monomial of the
+arguments the largest rational multiple of it that divides every argument's coefficient of it
+(``2x`` and ``3x``: the base ``x``; ``\\frac{x}{2}`` and ``x``: the base ``\\frac{x}{2}``), by the
+angle-addition formulas; a multiple of ``\\pi`` by a sixth or a quarter of a turn is exact
+(``\\cos(x + \\frac{\\pi}{2}) = -\\sin x``). ``e^{a}``, ``\\exp(a)``, ``e`` itself and the
+hyperbolic functions are rewritten the same way in powers of ``e`` to base exponents. Then
+``n_1 d_2 - n_2 d_1`` is reduced modulo ``\\sin^2 + \\cos^2 = 1`` of every base angle (every
+power of a cosine above the first is replaced); zero is a proof that the two sides are equal
+wherever both are defined, since each rewriting replaces a function by an expression equal to
+it. Anything else proves nothing (None). Logarithms, absolute values, roots of variables and
+inverse functions are left as they are (their rules need a branch or a sign). The work counts
+against the same budget as the formal identity (:mod:`rewards.rational_functions`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from rewards.formal_identity import FormalPair, Spec
+from rewards.rational_functions import (
+    ONE,
+    Mono,
+    Poly,
+    Rat,
+    Reject,
+    add,
+    const,
+    int_power,
+    mul,
+    radical,
+    rat_key,
+    times,
+)
+
+CIRCULAR = frozenset({"\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"})
+HYPERBOLIC = frozenset({"\\sinh", "\\cosh", "\\tanh", "\\coth"})
+MAX_MULTIPLE = 12
+"""Largest sum of the base-angle multiples in one argument (``\\sin 12x`` is expanded, ``\\sin 13x`` kept)."""
+MAX_BASES = 4
+"""Most base angles (or base exponents) in one comparison."""
+
+_PI: Mono = (1, (("pi", 1),))
+_ANGLE_DENOMINATORS = (1, 2, 3, 4, 6)
+"""A multiple of pi whose sine and cosine are written exactly here: by these denominators."""
+
+_Pair = tuple[Poly, Poly]
+"""The cosine and the sine of an angle, as polynomials."""
+
+
+def _unit(c: Fraction) -> Poly:
+    return const(c)
+
+
+def _variable(key: str) -> Poly:
+    return {(1, ((key, 1),)): Fraction(1)}
+
+
+def _as_polynomial(arg: object) -> Poly | None:
+    """An argument with a constant denominator, as one polynomial; None otherwise."""
+    if not isinstance(arg, tuple) or len(arg) != 2:
+        return None
+    num, den = arg
+    if len(den) != 1 or ONE not in den:
+        return None
+    scale = 1 / den[ONE]
+    return {m: c * scale for m, c in num.items()}
+
+
+def _rational_gcd(a: Fraction, b: Fraction) -> Fraction:
+    return Fraction(
+        math.gcd(a.numerator * b.denominator, b.numerator * a.denominator), a.denominator * b.denominator
+    )
+
+
+def _bases(args: list[Poly]) -> dict[Mono, Fraction]:
+    """Per monomial, the largest rational that divides the coefficient of it in every argument."""
+    out: dict[Mono, Fraction] = {}
+    for arg in args:
+        for m, c in arg.items():
+            out[m] = _rational_gcd(out[m], abs(c)) if m in out else abs(c)
+    if len(out) > MAX_BASES:
+        raise Reject
+    return out
+
+
+def _multiples(arg: Poly, bases: dict[Mono, Fraction]) -> dict[Mono, int]:
+    out = {m: int(c / bases[m]) for m, c in arg.items()}
+    if sum(abs(k) for k in out.values()) > MAX_MULTIPLE:
+        raise Reject
+    return out
+
+
+def _base_key(m: Mono, g: Fraction) -> str:
+    return rat_key(({m: g}, const(Fraction(1))))
+
+
+def _quarter_turns(c: Poly, s: Poly, turns: int) -> _Pair:
+    for _ in range(turns % 4):
+        c, s = mul(s, const(Fraction(-1))), c
+    return c, s
+
+
+def _pi_angle(r: Fraction) -> _Pair:
+    """``(\\cos r\\pi, \\sin r\\pi)`` exactly, for ``r`` with a denominator in _ANGLE_DENOMINATORS."""
+    degrees = r * 180 % 360
+    turns, rest = divmod(degrees, 90)
+    first = {
+        0: (_unit(Fraction(1)), {}),
+        30: (radical(Fraction(3, 4)), _unit(Fraction(1, 2))),
+        45: (radical(Fraction(1, 2)), radical(Fraction(1, 2))),
+        60: (_unit(Fraction(1, 2)), radical(Fraction(3, 4))),
+    }[int(rest)]
+    return _quarter_turns(first[0], first[1], int(turns))
+
+
+def _rotate(a: _Pair, b: _Pair) -> _Pair:
+    """The angle ``a + b``: ``(\\cos a \\cos b - \\sin a \\sin b, \\sin a \\cos b + \\cos a \\sin b)``."""
+    return (
+        add(mul(a[0], b[0]), mul(mul(a[1], b[1]), const(Fraction(-1)))),
+        add(mul(a[1], b[0]), mul(a[0], b[1])),
+    )
+
+
+def _angle(arg: Poly, bases: dict[Mono, Fraction]) -> _Pair:
+    """Cosine and sine of ``arg`` in the base angles' ``C[...]`` and ``S[...]``."""
+    out: _Pair = (_unit(Fraction(1)), {})
+    r = arg.get(_PI, Fraction(0))
+    if _PI not in bases and r:
+        out = _pi_angle(r)
+        arg = {m: c for m, c in arg.items() if m != _PI}
+    for m, k in _multiples(arg, bases).items():
+        key = _base_key(m, bases[m])
+        step: _Pair = (_variable(f"C[{key}]"), _variable(f"S[{key}]"))
+        if k < 0:
+            step, k = (step[0], mul(step[1], const(Fraction(-1)))), -k
+        for _ in range(k):
+            out = _rotate(out, step)
+    return out
+
+
+def _exponential(arg: Poly, bases: dict[Mono, Fraction]) -> Rat:
+    """``e^{arg}`` as a quotient of powers of the base exponentials ``E[...]``."""
+    num, den = _unit(Fraction(1)), _unit(Fraction(1))
+    for m, k in _multiples(arg, bases).items():
+        e = _variable(f"E[{_base_key(m, bases[m])}]")
+        if k > 0:
+            num = mul(num, int_power(e, k))
+        else:
+            den = mul(den, int_power(e, -k))
+    return num, den
+
+
+def _circular(name: str, c: Poly, s: Poly) -> Rat:
+    one = _unit(Fraction(1))
+    return {
+        "\\sin": (s, one),
+        "\\cos": (c, one),
+        "\\tan": (s, c),
+        "\\cot": (c, s),
+        "\\sec": (one, c),
+        "\\csc": (one, s),
+    }[name]
+
+
+def _hyperbolic(name: str, x: Rat) -> Rat:
+    """``\\sinh`` and kin of ``a`` from ``x = e^{a}``: ``\\sinh a = (x^2 - 1) / (2x)``."""
+    n2, d2 = mul(x[0], x[0]), mul(x[1], x[1])
+    minus, plus = add(n2, mul(d2, const(Fraction(-1)))), add(n2, d2)
+    twice = mul(mul(x[0], x[1]), const(Fraction(2)))
+    return {
+        "\\sinh": (minus, twice),
+        "\\cosh": (plus, twice),
+        "\\tanh": (minus, plus),
+        "\\coth": (plus, minus),
+    }[name]
+
+
+def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
+    """Each rewritten atom's key with the quotient it stands for."""
+    circular: dict[str, tuple[str, Poly]] = {}
+    exponential: dict[str, tuple[str, Poly]] = {}
+    for key, spec in specs.items():
+        if spec[0] == "fn" and spec[1] in CIRCULAR | HYPERBOLIC:
+            arg = _as_polynomial(spec[2])
+            if arg is not None:
+                (circular if spec[1] in CIRCULAR else exponential)[key] = (str(spec[1]), arg)
+        elif spec[0] == "exp":
+            arg = _as_polynomial(spec[1])
+            if arg is not None:
+                exponential[key] = ("exp", arg)
+    if not circular and not exponential:
+        return {}
+    if exponential and "e" in specs:
+        exponential["e"] = ("exp", _unit(Fraction(1)))
+    out: dict[str, Rat] = {}
+    if circular:
+        args = [a for _, a in circular.values()]
+        pi_exact = all(a.get(_PI, Fraction(0)).denominator in _ANGLE_DENOMINATORS for a in args)
+        bases = _bases([{m: c for m, c in a.items() if not (pi_exact and m == _PI)} for a in args])
+        if not pi_exact:
+            bases[_PI] = bases.get(_PI, Fraction(1))
+        for key, (name, arg) in circular.items():
+            c, s = _angle(arg, bases)
+            if not c and name in ("\\tan", "\\sec") or not s and name in ("\\cot", "\\csc"):
+                raise Reject  # "\tan\frac{\pi}{2}": undefined
+            out[key] = _circular(name, c, s)
+    if exponential:
+        bases = _bases([a for _, a in exponential.values()])
+        for key, (name, arg) in exponential.items():
+            x = _exponential(arg, bases)
+            out[key] = x if name == "exp" else _hyperbolic(name, x)
+    return out
+
+
+def _substitute(p: Poly, rewrites: dict[str, Rat]) -> Rat:
+    """``p`` with its rewritten atoms replaced, over the common denominator: the product of each
+    replaced atom's denominator to the highest power the atom has in ``p``."""
+    highest: dict[str, int] = {}
+    for _, atoms in p:
+        for key, e in atoms:
+            if key in rewrites:
+                highest[key] = max(highest.get(key, 0), e)
+    den = _unit(Fraction(1))
+    for key, e in highest.items():
+        den = mul(den, int_power(rewrites[key][1], e))
+    num: Poly = {}
+    for (root, atoms), c in p.items():
+        term: Poly = {(root, tuple((k, e) for k, e in atoms if k not in rewrites)): c}
+        for key, e in atoms:
+            if key in rewrites:
+                r_num, r_den = rewrites[key]
+                term = mul(term, mul(int_power(r_num, e), int_power(r_den, highest[key] - e)))
+        for key, e in highest.items():
+            if not any(k == key for k, _ in atoms):
+                term = mul(term, int_power(rewrites[key][1], e))
+        num = add(num, term)
+    return num, den
+
+
+def _reduce(p: Poly) -> Poly:
+    """``p`` modulo ``S^2 + C^2 = 1`` of every base angle: no cosine to a power above the first."""
+    out: Poly = {}
+    for (root, atoms), c in p.items():
+        term: Poly = {(root, ()): c}
+        for key, e in atoms:
+            if key.startswith("C[") and e >= 2:
+                sine = _variable("S" + key[1:])
+                one_minus = add(_unit(Fraction(1)), mul(int_power(sine, 2), const(Fraction(-1))))
+                term = mul(term, int_power(one_minus, e // 2))
+                e %= 2
+            if e:
+                term = mul(term, {(1, ((key, e),)): Fraction(1)})
+        out = add(out, term)
+    return out
+
+
+def same_elementary_function(pair: FormalPair | None) -> bool | None:
+    """True when the two sides of ``pair`` (read by :func:`rewards.formal_identity.read_pair`) are
+    equal by the identities of the circular, hyperbolic and exponential functions; None otherwise."""
+    if pair is None:
+        return None
+    a, b, gold_specs, pred_specs = pair
+    try:
+        rewrites = _rewrites({**gold_specs, **pred_specs})
+        if not rewrites:
+            return None
+        a_num, a_den = times(_substitute(a[0], rewrites), _swap(_substitute(a[1], rewrites)))
+        b_num, b_den = times(_substitute(b[0], rewrites), _swap(_substitute(b[1], rewrites)))
+        if not _reduce(a_den) or not _reduce(b_den):
+            return None  # a side that is nowhere defined
+        difference = add(mul(a_num, b_den), mul(mul(b_num, a_den), const(Fraction(-1))))
+        return True if not _reduce(difference) else None
+    except (Reject, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+
+
+def _swap(r: Rat) -> Rat:
+    return r[1], r[0]

@@ -46,7 +46,9 @@ HYPERBOLIC = frozenset({"\\sinh", "\\cosh", "\\tanh", "\\coth"})
 MAX_MULTIPLE = 12
 """Largest sum of the base-angle multiples in one argument (``\\sin 12x`` is expanded, ``\\sin 13x`` kept)."""
 MAX_BASES = 4
-"""Most base angles (or base exponents) in one comparison."""
+"""Most base angles (or base exponents, or bases of roots) in one comparison."""
+MAX_ROOT = 12
+"""Largest root index: ``\\sqrt[12]{x}`` and ``x^{\\frac{5}{12}}`` are related to ``x``, ``x^{\\frac{1}{13}}`` is not."""
 
 _PI: Mono = (1, (("pi", 1),))
 _ANGLE_DENOMINATORS = (1, 2, 3, 4, 6)
@@ -221,6 +223,43 @@ def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
     return out
 
 
+def _roots(
+    specs: dict[str, Spec], rewrites: dict[str, Rat]
+) -> tuple[dict[str, Rat], dict[str, tuple[int, Poly]]]:
+    """Powers of a polynomial ``b`` to fractional exponents (``\\sqrt{b}``, ``\\sqrt[3]{b}``,
+    ``b^{\\frac{2}{3}}``) rewritten as integer powers of one root ``R = b^{1/q}`` per base (``q``
+    the least common denominator of its exponents), with the relation ``R^q = b`` (``b`` with its
+    functions rewritten, while that stays a polynomial). Principal branches:
+    ``(b^{1/q})^k = b^{k/q}`` for every integer ``k``."""
+    by_base: dict[str, list[tuple[str, Fraction]]] = {}
+    bases: dict[str, Poly] = {}
+    for key, spec in specs.items():
+        if spec[0] != "pow" or not isinstance(spec[2], Fraction) or spec[2].denominator == 1:
+            continue
+        base = _as_polynomial(spec[1])
+        if base is not None:
+            base_key = rat_key(spec[1])  # type: ignore[arg-type]
+            by_base.setdefault(base_key, []).append((key, spec[2]))
+            bases[base_key] = base
+    if len(by_base) > MAX_BASES:
+        raise Reject
+    out: dict[str, Rat] = {}
+    relations: dict[str, tuple[int, Poly]] = {}
+    for base_key, items in by_base.items():
+        q = math.lcm(*(e.denominator for _, e in items))
+        num, den = _substitute(bases[base_key], rewrites)
+        scale = _as_polynomial((num, den))
+        if q > MAX_ROOT or scale is None:
+            continue
+        root = f"R[{base_key};{q}]"
+        relations[root] = (q, scale)
+        for key, e in items:
+            k = int(e * q)
+            power = int_power(_variable(root), abs(k))
+            out[key] = (power, _unit(Fraction(1))) if k > 0 else (_unit(Fraction(1)), power)
+    return out, relations
+
+
 def _substitute(p: Poly, rewrites: dict[str, Rat]) -> Rat:
     """``p`` with its rewritten atoms replaced, over the common denominator: the product of each
     replaced atom's denominator to the highest power the atom has in ``p``."""
@@ -246,7 +285,26 @@ def _substitute(p: Poly, rewrites: dict[str, Rat]) -> Rat:
     return num, den
 
 
-def _reduce(p: Poly) -> Poly:
+def _reduce(p: Poly, relations: dict[str, tuple[int, Poly]]) -> Poly:
+    """``p`` modulo ``R^q = b`` of every root and then ``S^2 + C^2 = 1`` of every base angle: no
+    root to its index or above, no cosine to a power above the first (the relations' leading
+    terms are coprime, so this normal form is zero exactly when ``p`` is in the ideal they
+    generate)."""
+    out: Poly = {}
+    for (root, atoms), c in p.items():
+        term: Poly = {(root, ()): c}
+        for key, e in atoms:
+            if key in relations and e >= relations[key][0]:
+                q, base = relations[key]
+                term = mul(term, int_power(base, e // q))
+                e %= q
+            if e:
+                term = mul(term, {(1, ((key, e),)): Fraction(1)})
+        out = add(out, term)
+    return _reduce_cosines(out)
+
+
+def _reduce_cosines(p: Poly) -> Poly:
     """``p`` modulo ``S^2 + C^2 = 1`` of every base angle: no cosine to a power above the first."""
     out: Poly = {}
     for (root, atoms), c in p.items():
@@ -270,15 +328,18 @@ def same_elementary_function(pair: FormalPair | None) -> bool | None:
         return None
     a, b, gold_specs, pred_specs = pair
     try:
-        rewrites = _rewrites({**gold_specs, **pred_specs})
+        specs = {**gold_specs, **pred_specs}
+        rewrites = _rewrites(specs)
+        roots, relations = _roots(specs, rewrites)
+        rewrites.update(roots)
         if not rewrites:
             return None
         a_num, a_den = times(_substitute(a[0], rewrites), _swap(_substitute(a[1], rewrites)))
         b_num, b_den = times(_substitute(b[0], rewrites), _swap(_substitute(b[1], rewrites)))
-        if not _reduce(a_den) or not _reduce(b_den):
+        if not _reduce(a_den, relations) or not _reduce(b_den, relations):
             return None  # a side that is nowhere defined
         difference = add(mul(a_num, b_den), mul(mul(b_num, a_den), const(Fraction(-1))))
-        return True if not _reduce(difference) else None
+        return True if not _reduce(difference, relations) else None
     except (Reject, ZeroDivisionError, OverflowError, RecursionError):
         return None
 

@@ -39,6 +39,15 @@ IDENTITIES = [
     ("e^{5x}", "e^{2x}e^{3x}"),
     ("e^{x+1}", "e\\cdot e^x"),
     ("\\exp(2x)", "(e^x)^2"),
+    # roots of polynomials: (b^(1/q))^q = b
+    ("x", "\\sqrt{x}\\sqrt{x}"),  # math-verify 0.9 does not prove this one
+    ("x", "\\sqrt[3]{x}\\cdot x^{\\frac{2}{3}}"),  # nor this one
+    ("\\frac{1}{\\sqrt{x}+1}", "\\frac{\\sqrt{x}-1}{x-1}"),
+    ("\\frac{1}{\\sqrt{x}}", "\\frac{\\sqrt{x}}{x}"),
+    ("x^{\\frac{3}{2}}", "x\\sqrt{x}"),
+    ("\\sqrt{x+1}-\\sqrt{x}", "\\frac{1}{\\sqrt{x+1}+\\sqrt{x}}"),
+    ("\\frac{x}{\\sqrt{x^2+1}}", "\\frac{x\\sqrt{x^2+1}}{x^2+1}"),
+    ("\\sqrt{\\sin x}^2", "\\sin x"),
 ]
 
 
@@ -58,6 +67,9 @@ def test_identities_are_decided_for_certain(gold: str, pred: str) -> None:
         ("-\\frac{1}{3}\\cos^3 x+C", "\\frac{1}{3}\\cos^3 x+C", False),
         ("\\ln|x|+C", "\\ln x+C", None),  # a sign: math-verify decides
         ("\\sin 13x", "13\\sin x\\cos^{12}x", False),  # beyond 12 multiples: not expanded
+        ("\\sqrt{x^2}", "x", False),  # |x|: a root of x^2 is not x (different at x = -1)
+        ("\\sqrt{x^2}", "|x|", None),  # true, but not by R^2 = x^2: math-verify decides
+        ("\\sqrt{1-\\sin^2 x}", "\\cos x", False),  # |cos x|
     ],
 )
 def test_other_pairs_are_not_credited(gold: str, pred: str, want: bool | None) -> None:
@@ -73,6 +85,8 @@ def test_other_pairs_are_not_credited(gold: str, pred: str, want: bool | None) -
         ("\\sin(a+b+c+d+f)", "\\sin(f+d+c+b+a)"),  # five base angles: not rewritten
         ("\\ln(\\sin^2 x+\\cos^2 x)", "0"),  # inside a logarithm: left as it is
         ("\\sin(\\frac{1}{x})", "2\\sin\\frac{1}{2x}\\cos\\frac{1}{2x}"),  # not a polynomial argument
+        ("x", "x^{\\frac{1}{13}}x^{\\frac{12}{13}}"),  # a root beyond the 12th: not related to x
+        ("\\sqrt{\\frac{1}{x}}", "\\frac{1}{\\sqrt{x}}"),  # not a polynomial under the root
     ],
 )
 def test_bounds_and_what_is_left_alone(gold: str, pred: str) -> None:

@@ -58,10 +58,6 @@ _Pair = tuple[Poly, Poly]
 """The cosine and the sine of an angle, as polynomials."""
 
 
-def _unit(c: Fraction) -> Poly:
-    return const(c)
-
-
 def _variable(key: str) -> Poly:
     return {(1, ((key, 1),)): Fraction(1)}
 
@@ -116,10 +112,10 @@ def _pi_angle(r: Fraction) -> _Pair:
     degrees = r * 180 % 360
     turns, rest = divmod(degrees, 90)
     first = {
-        0: (_unit(Fraction(1)), {}),
-        30: (radical(Fraction(3, 4)), _unit(Fraction(1, 2))),
+        0: (const(Fraction(1)), {}),
+        30: (radical(Fraction(3, 4)), const(Fraction(1, 2))),
         45: (radical(Fraction(1, 2)), radical(Fraction(1, 2))),
-        60: (_unit(Fraction(1, 2)), radical(Fraction(3, 4))),
+        60: (const(Fraction(1, 2)), radical(Fraction(3, 4))),
     }[int(rest)]
     return _quarter_turns(first[0], first[1], int(turns))
 
@@ -134,7 +130,7 @@ def _rotate(a: _Pair, b: _Pair) -> _Pair:
 
 def _angle(arg: Poly, bases: dict[Mono, Fraction]) -> _Pair:
     """Cosine and sine of ``arg`` in the base angles' ``C[...]`` and ``S[...]``."""
-    out: _Pair = (_unit(Fraction(1)), {})
+    out: _Pair = (const(Fraction(1)), {})
     r = arg.get(_PI, Fraction(0))
     if _PI not in bases and r:
         out = _pi_angle(r)
@@ -151,7 +147,7 @@ def _angle(arg: Poly, bases: dict[Mono, Fraction]) -> _Pair:
 
 def _exponential(arg: Poly, bases: dict[Mono, Fraction]) -> Rat:
     """``e^{arg}`` as a quotient of powers of the base exponentials ``E[...]``."""
-    num, den = _unit(Fraction(1)), _unit(Fraction(1))
+    num, den = const(Fraction(1)), const(Fraction(1))
     for m, k in _multiples(arg, bases).items():
         e = _variable(f"E[{_base_key(m, bases[m])}]")
         if k > 0:
@@ -162,7 +158,7 @@ def _exponential(arg: Poly, bases: dict[Mono, Fraction]) -> Rat:
 
 
 def _circular(name: str, c: Poly, s: Poly) -> Rat:
-    one = _unit(Fraction(1))
+    one = const(Fraction(1))
     return {
         "\\sin": (s, one),
         "\\cos": (c, one),
@@ -202,14 +198,12 @@ def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
     if not circular and not exponential:
         return {}
     if exponential and "e" in specs:
-        exponential["e"] = ("exp", _unit(Fraction(1)))
+        exponential["e"] = ("exp", const(Fraction(1)))
     out: dict[str, Rat] = {}
     if circular:
         args = [a for _, a in circular.values()]
         pi_exact = all(a.get(_PI, Fraction(0)).denominator in _ANGLE_DENOMINATORS for a in args)
         bases = _bases([{m: c for m, c in a.items() if not (pi_exact and m == _PI)} for a in args])
-        if not pi_exact:
-            bases[_PI] = bases.get(_PI, Fraction(1))
         for key, (name, arg) in circular.items():
             c, s = _angle(arg, bases)
             if not c and name in ("\\tan", "\\sec") or not s and name in ("\\cot", "\\csc"):
@@ -256,7 +250,7 @@ def _roots(
         for key, e in items:
             k = int(e * q)
             power = int_power(_variable(root), abs(k))
-            out[key] = (power, _unit(Fraction(1))) if k > 0 else (_unit(Fraction(1)), power)
+            out[key] = (power, const(Fraction(1))) if k > 0 else (const(Fraction(1)), power)
     return out, relations
 
 
@@ -268,7 +262,7 @@ def _substitute(p: Poly, rewrites: dict[str, Rat]) -> Rat:
         for key, e in atoms:
             if key in rewrites:
                 highest[key] = max(highest.get(key, 0), e)
-    den = _unit(Fraction(1))
+    den = const(Fraction(1))
     for key, e in highest.items():
         den = mul(den, int_power(rewrites[key][1], e))
     num: Poly = {}
@@ -312,7 +306,7 @@ def _reduce_cosines(p: Poly) -> Poly:
         for key, e in atoms:
             if key.startswith("C[") and e >= 2:
                 sine = _variable("S" + key[1:])
-                one_minus = add(_unit(Fraction(1)), mul(int_power(sine, 2), const(Fraction(-1))))
+                one_minus = add(const(Fraction(1)), mul(int_power(sine, 2), const(Fraction(-1))))
                 term = mul(term, int_power(one_minus, e // 2))
                 e %= 2
             if e:

@@ -33,6 +33,10 @@ IDENTITIES = [
     ("\\frac{\\sqrt{2}}{2}(\\sin x+\\cos x)", "\\sin(x+\\frac{\\pi}{4})"),
     ("\\frac{1}{2}\\cos x+\\frac{\\sqrt{3}}{2}\\sin x", "\\sin(x+\\frac{\\pi}{6})"),
     ("\\cos(\\theta-\\frac{\\pi}{3})", "\\frac12\\cos\\theta+\\frac{\\sqrt3}{2}\\sin\\theta"),
+    (
+        "\\sin(x+\\frac{\\pi}{5})",
+        "\\sin x\\cos\\frac{\\pi}{5}+\\cos x\\sin\\frac{\\pi}{5}",
+    ),  # pi/5: a base angle
     ("1", "\\cosh^2 x-\\sinh^2 x"),
     ("\\sinh x", "\\frac{e^x-e^{-x}}{2}"),
     ("\\tanh x", "\\frac{e^{2x}-1}{e^{2x}+1}"),

@@ -31,7 +31,7 @@ from rewards.answer_values import (
     values_equal,
     vector_decide,
 )
-from rewards.elementary_identity import same_elementary_function
+from rewards.elementary_identity import proves_same_function
 from rewards.equations import (
     computed_value,
     equation_in_unknowns,
@@ -57,7 +57,7 @@ from rewards.extract import (
     extract_with_source,
     tail,
 )
-from rewards.formal_identity import read_pair, same_rational_function
+from rewards.formal_identity import read_pair
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
 from rewards.plain_syntax import plain_to_latex
 
@@ -154,8 +154,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if vg is None and vp is None:
         return expressions_decide(gold, pred)
     if g_const or p_const:
-        pair = read_pair(gold, pred)  # "1" against "\\frac{a}{b}\\cdot\\frac{b}{a}" or "\\sin^2 x+\\cos^2 x"
-        return same_rational_function(pair) or same_elementary_function(pair)
+        # "1" against "\\frac{a}{b}\\cdot\\frac{b}{a}" or "\\sin^2 x+\\cos^2 x"
+        return proves_same_function(read_pair(gold, pred))
     return None
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from rewards.formal_identity import FormalPair, Spec
+from rewards.formal_identity import FormalPair, Spec, same_rational_function
 from rewards.rational_functions import (
     ONE,
     Mono,
@@ -182,8 +182,14 @@ def _hyperbolic(name: str, x: Rat) -> Rat:
     }[name]
 
 
-def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
-    """Each rewritten atom's key with the quotient it stands for."""
+Relations = dict[str, tuple[int, Poly]]
+"""Per atom ``R``, a power ``q`` and what ``R^q`` equals (``R^q = b`` of a root, ``C^2 = 1 - S^2``
+of a base angle's cosine)."""
+
+
+def _rewrites(specs: dict[str, Spec]) -> tuple[dict[str, Rat], Relations]:
+    """Each rewritten atom's key with the quotient it stands for, and ``C^2 = 1 - S^2`` of each
+    base angle."""
     circular: dict[str, tuple[str, Poly]] = {}
     exponential: dict[str, tuple[str, Poly]] = {}
     for key, spec in specs.items():
@@ -195,15 +201,19 @@ def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
             arg = _as_polynomial(spec[1])
             if arg is not None:
                 exponential[key] = ("exp", arg)
+    out: dict[str, Rat] = {}
+    cosines: Relations = {}
     if not circular and not exponential:
-        return {}
+        return out, cosines
     if exponential and "e" in specs:
         exponential["e"] = ("exp", const(Fraction(1)))
-    out: dict[str, Rat] = {}
     if circular:
         args = [a for _, a in circular.values()]
         pi_exact = all(a.get(_PI, Fraction(0)).denominator in _ANGLE_DENOMINATORS for a in args)
         bases = _bases([{m: c for m, c in a.items() if not (pi_exact and m == _PI)} for a in args])
+        for m, g in bases.items():
+            sine = int_power(_variable(f"S[{_base_key(m, g)}]"), 2)
+            cosines[f"C[{_base_key(m, g)}]"] = (2, add(const(Fraction(1)), mul(sine, const(Fraction(-1)))))
         for key, (name, arg) in circular.items():
             c, s = _angle(arg, bases)
             if not c and name in ("\\tan", "\\sec") or not s and name in ("\\cot", "\\csc"):
@@ -214,12 +224,10 @@ def _rewrites(specs: dict[str, Spec]) -> dict[str, Rat]:
         for key, (name, arg) in exponential.items():
             x = _exponential(arg, bases)
             out[key] = x if name == "exp" else _hyperbolic(name, x)
-    return out
+    return out, cosines
 
 
-def _roots(
-    specs: dict[str, Spec], rewrites: dict[str, Rat]
-) -> tuple[dict[str, Rat], dict[str, tuple[int, Poly]]]:
+def _roots(specs: dict[str, Spec], rewrites: dict[str, Rat]) -> tuple[dict[str, Rat], Relations]:
     """Powers of a polynomial ``b`` to fractional exponents (``\\sqrt{b}``, ``\\sqrt[3]{b}``,
     ``b^{\\frac{2}{3}}``) rewritten as integer powers of one root ``R = b^{1/q}`` per base (``q``
     the least common denominator of its exponents), with the relation ``R^q = b`` (``b`` with its
@@ -238,7 +246,7 @@ def _roots(
     if len(by_base) > MAX_BASES:
         raise Reject
     out: dict[str, Rat] = {}
-    relations: dict[str, tuple[int, Poly]] = {}
+    relations: Relations = {}
     for base_key, items in by_base.items():
         q = math.lcm(*(e.denominator for _, e in items))
         num, den = _substitute(bases[base_key], rewrites)
@@ -279,11 +287,9 @@ def _substitute(p: Poly, rewrites: dict[str, Rat]) -> Rat:
     return num, den
 
 
-def _reduce(p: Poly, relations: dict[str, tuple[int, Poly]]) -> Poly:
-    """``p`` modulo ``R^q = b`` of every root and then ``S^2 + C^2 = 1`` of every base angle: no
-    root to its index or above, no cosine to a power above the first (the relations' leading
-    terms are coprime, so this normal form is zero exactly when ``p`` is in the ideal they
-    generate)."""
+def _reduce(p: Poly, relations: Relations) -> Poly:
+    """``p`` with every power ``R^e`` of an atom with a relation ``R^q = b`` and ``e >= q``
+    replaced by ``R^{e mod q} b^{e div q}``."""
     out: Poly = {}
     for (root, atoms), c in p.items():
         term: Poly = {(root, ()): c}
@@ -295,24 +301,14 @@ def _reduce(p: Poly, relations: dict[str, tuple[int, Poly]]) -> Poly:
             if e:
                 term = mul(term, {(1, ((key, e),)): Fraction(1)})
         out = add(out, term)
-    return _reduce_cosines(out)
-
-
-def _reduce_cosines(p: Poly) -> Poly:
-    """``p`` modulo ``S^2 + C^2 = 1`` of every base angle: no cosine to a power above the first."""
-    out: Poly = {}
-    for (root, atoms), c in p.items():
-        term: Poly = {(root, ()): c}
-        for key, e in atoms:
-            if key.startswith("C[") and e >= 2:
-                sine = _variable("S" + key[1:])
-                one_minus = add(const(Fraction(1)), mul(int_power(sine, 2), const(Fraction(-1))))
-                term = mul(term, int_power(one_minus, e // 2))
-                e %= 2
-            if e:
-                term = mul(term, {(1, ((key, e),)): Fraction(1)})
-        out = add(out, term)
     return out
+
+
+def _normal_form(p: Poly, roots: Relations, cosines: Relations) -> Poly:
+    """``p`` modulo ``R^q = b`` of every root, then ``C^2 = 1 - S^2`` of every base angle (roots
+    first: their ``b`` may hold cosines). The relations' leading terms are coprime, so this normal
+    form is zero exactly when ``p`` is in the ideal they generate."""
+    return _reduce(_reduce(p, roots), cosines)
 
 
 def same_elementary_function(pair: FormalPair | None) -> bool | None:
@@ -323,20 +319,27 @@ def same_elementary_function(pair: FormalPair | None) -> bool | None:
     a, b, gold_specs, pred_specs = pair
     try:
         specs = {**gold_specs, **pred_specs}
-        rewrites = _rewrites(specs)
+        rewrites, cosines = _rewrites(specs)
         roots, relations = _roots(specs, rewrites)
         rewrites.update(roots)
         if not rewrites:
             return None
         a_num, a_den = times(_substitute(a[0], rewrites), _swap(_substitute(a[1], rewrites)))
         b_num, b_den = times(_substitute(b[0], rewrites), _swap(_substitute(b[1], rewrites)))
-        if not _reduce(a_den, relations) or not _reduce(b_den, relations):
+        if not _normal_form(a_den, relations, cosines) or not _normal_form(b_den, relations, cosines):
             return None  # a side that is nowhere defined
         difference = add(mul(a_num, b_den), mul(mul(b_num, a_den), const(Fraction(-1))))
-        return True if not _reduce(difference, relations) else None
+        return True if not _normal_form(difference, relations, cosines) else None
     except (Reject, ZeroDivisionError, OverflowError, RecursionError):
         return None
 
 
 def _swap(r: Rat) -> Rat:
     return r[1], r[0]
+
+
+def proves_same_function(pair: FormalPair | None) -> bool | None:
+    """True when the two sides of ``pair`` are the same rational function of their atoms
+    (:func:`rewards.formal_identity.same_rational_function`) or equal by the identities above;
+    None otherwise."""
+    return same_rational_function(pair) or same_elementary_function(pair)

@@ -15,9 +15,9 @@ from fractions import Fraction
 from rewards.answer_text import DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact
-from rewards.elementary_identity import same_elementary_function
+from rewards.elementary_identity import proves_same_function
 from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
-from rewards.formal_identity import read_pair, same_rational_function
+from rewards.formal_identity import read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
 
@@ -209,9 +209,7 @@ def expressions_decide(gold: str, pred: str) -> bool | None:
     if got is not None:
         return got
     pair = read_pair(gold, pred)  # read once for both proofs
-    return (
-        same_rational_function(pair) or same_elementary_function(pair) or differs_at_a_point(gold, pred, pair)
-    )
+    return proves_same_function(pair) or differs_at_a_point(gold, pred, pair)
 
 
 def _numeric_decide(gold: str, pred: str) -> bool | None:

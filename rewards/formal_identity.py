@@ -405,11 +405,6 @@ def same_rational_function(pair: FormalPair | None) -> bool | None:
     return True if got is not None and got[0] == got[1] else None
 
 
-def same_function(gold: str, pred: str) -> bool | None:
-    """:func:`same_rational_function` of the two texts."""
-    return same_rational_function(read_pair(gold, pred))
-
-
 def same_equation(gold_difference: str, pred_difference: str) -> bool | None:
     """True when ``lhs - rhs`` of one equation is a nonzero rational multiple of the other's as
     rational functions of their atoms (``T = 2\\pi\\sqrt{r}`` and ``\\frac{T}{2} = \\pi\\sqrt{r}``):

@@ -140,14 +140,75 @@ def has_extreme_power(parsed: list[Any]) -> bool:
     return False
 
 
+MAX_EXPANDED_TERMS = 2000
+"""A sum or product over a numeric range of at most this many terms is written out term by term."""
+
+
+class _TooLong(Exception):
+    """A sum or product over more terms than :data:`MAX_EXPANDED_TERMS`."""
+
+
+def _expand_one(node: Any) -> Any:
+    import sympy
+
+    if len(node.limits) != 1 or len(node.limits[0]) != 3:
+        return node
+    index, low, high = node.limits[0]
+    if not (low.is_Integer and high.is_Integer) or node.function.is_polynomial(index):
+        return node  # symbolic bounds, or a polynomial summand: sympy's closed form is quick
+    count = int(high) - int(low) + 1
+    if count > MAX_EXPANDED_TERMS:
+        raise _TooLong
+    terms = [node.function.xreplace({index: sympy.Integer(i)}) for i in range(int(low), int(high) + 1)]
+    return sympy.Add(*terms) if isinstance(node, sympy.Sum) else sympy.Mul(*terms)
+
+
+def expand_finite_sums(parsed: list[Any]) -> list[Any] | None:
+    """``parsed`` with each sum and product over a range of integers written out term by term
+    (``\\sum_{k=0}^{1000} \\binom{1000}{k} 2^{1000-k} \\sqrt{3}^k``), an exact value sympy then
+    compares quickly; sympy's own evaluation of such a sum (Euler-Maclaurin under ``evalf``) runs
+    for minutes, and math-verify's timeout makes the pair "different". A polynomial summand is
+    left to sympy's closed form. None when a range is longer than :data:`MAX_EXPANDED_TERMS`."""
+    import sympy
+
+    def expand(expr: Any) -> Any:
+        if isinstance(expr, sympy.core.relational.Relational):  # keep "a = b" even when now True
+            return expr.func(expand(expr.lhs), expand(expr.rhs), evaluate=False)
+        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):  # latex2sympy's And keeps its order
+            args = getattr(expr, "_unsorted_args", expr.args)
+            return expr.func(*(expand(a) for a in args), evaluate=False)
+        return expr.replace(lambda n: isinstance(n, (sympy.Sum, sympy.Product)), _expand_one)
+
+    out: list[Any] = []
+    for expr in parsed:
+        if isinstance(expr, sympy.Basic) and expr.has(sympy.Sum, sympy.Product):
+            try:
+                expr = expand(expr)
+            except _TooLong:
+                return None
+            except Exception:  # a form that does not rebuild: math-verify's own reading
+                return parsed
+        out.append(expr)
+    return out
+
+
+def _same_form(gold: list[Any], pred: list[Any]) -> bool:
+    """Whether a parsed item of each side is the same expression, compared structurally (no
+    evaluation, no printing: printing a sum orders its terms by evaluating it)."""
+    return any(a == b for a in gold for b in pred)
+
+
 def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     gold_parsed = _parse(gold, tools)
     pred_parsed = _parse(pred, tools)
     if not gold_parsed or not pred_parsed:
         return False
     if has_extreme_power(gold_parsed) or has_extreme_power(pred_parsed):
-        return any(str(a) == str(b) for a in gold_parsed for b in pred_parsed)  # the same form only
-    return bool(tools[2](gold_parsed, pred_parsed, timeout_seconds=None))
+        return _same_form(gold_parsed, pred_parsed)
+    gold_expanded, pred_expanded = expand_finite_sums(gold_parsed), expand_finite_sums(pred_parsed)
+    if gold_expanded is None or pred_expanded is None:
+        return _same_form(gold_parsed, pred_parsed)
+    return bool(tools[2](gold_expanded, pred_expanded, timeout_seconds=None))
 
 
 def main() -> int:

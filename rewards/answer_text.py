@@ -168,6 +168,23 @@ def drop_var_lhs(s: str) -> str:
 CHAIN_RE = re.compile(r"=|\\cong(?![a-zA-Z])|\\approx(?![a-zA-Z])|\\equiv(?![a-zA-Z])")
 
 
+def split_chain(s: str) -> list[str]:
+    """``s`` split at the ``=``, ``\\approx``, ``\\cong`` and ``\\equiv`` outside braces and
+    brackets: the ``=`` of ``\\sum_{k=1}^{n}`` or ``f(x=1)`` does not end a side."""
+    depth, cut, parts = 0, 0, []
+    matches = {m.start(): m.end() for m in CHAIN_RE.finditer(s)}
+    for i, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and i in matches and i >= cut:
+            parts.append(s[cut:i])
+            cut = matches[i]
+    parts.append(s[cut:])
+    return parts
+
+
 def chain_tail(s: str) -> str | None:
     """Last side of a prediction written as a chain ``a = b = c`` or ``x \\approx 11``, or None."""
     if any(op in s for op in RELATION_OPS) or len(split_top(s)) > 1:
@@ -179,7 +196,7 @@ def chain_tail(s: str) -> str | None:
         s = head.strip()
         if "=" not in s:
             return s
-    parts = CHAIN_RE.split(s)
+    parts = split_chain(s)
     if len(parts) < 2 or not parts[-1].strip():
         return None
     if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]) or VAR_LHS_RE.match(parts[0]):

@@ -211,9 +211,7 @@ def test_pathological_latex_is_stopped_by_the_bound() -> None:
     get_pool().warm_up()
     timeouts_before = get_pool().timeouts
     start = time.monotonic()
-    assert not is_equivalent(
-        "\\sum_{k=0}^{4000} \\binom{4000}{k} 2^{4000-k} \\sqrt{3}^{k}", "3", timeout_s=1.0
-    )
+    assert not is_equivalent("(1+i)^{20000}", "3", timeout_s=1.0)  # sympy expands it for a minute
     elapsed = time.monotonic() - start
     assert elapsed < 10.0
     assert get_pool().timeouts == timeouts_before + 1

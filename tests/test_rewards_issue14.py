@@ -19,7 +19,7 @@ from rewards.bounded import DIFFERENT, EQUAL, TIMEOUT, UNAVAILABLE, WorkerPool, 
 from rewards.equivalence import compare, decide_fast, extract_answer, is_equivalent, undouble_backslashes
 from rewards.gsm8k import compute_score as gsm8k_score
 
-SLOW = "\\sum_{k=0}^{4000} \\binom{4000}{k} 2^{4000-k} \\sqrt{3}^{k}"  # sympy expands it for minutes: it needs the kill
+SLOW = "(1+i)^{20000}"  # sympy expands it for over a minute: it needs the kill
 
 # -- exact arithmetic: wrong answers that a relative tolerance credited -------------------------
 

@@ -1,12 +1,12 @@
-"""Answers in calculator or sympy syntax (rewards/plain_syntax.py) and extreme powers in the symbolic
-worker (rewards/_symbolic_worker.py). Examples invented; the real latex2sympy/sympy run here."""
+"""Answers in calculator or sympy syntax (rewards/plain_syntax.py); extreme powers and finite sums
+in the symbolic worker (rewards/_symbolic_worker.py). Examples invented; the real latex2sympy/sympy run here."""
 
 from __future__ import annotations
 
 import pytest
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
-from rewards._symbolic_worker import has_extreme_power
+from rewards._symbolic_worker import MAX_EXPANDED_TERMS, expand_finite_sums, has_extreme_power
 from rewards.equivalence import compare, decide_fast
 from rewards.plain_syntax import plain_to_latex
 
@@ -103,3 +103,50 @@ def test_extreme_powers_are_found(text: str, extreme: bool) -> None:
 def test_extreme_powers_get_a_verdict_not_a_timeout(gold: str, pred: str, equal: bool) -> None:
     verdict = compare(gold, pred, timeout_s=3.0)  # sympy's simplify of these runs for minutes
     assert (verdict.equal, verdict.verified) == (equal, True)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # math-verify's own evaluation of these runs past its 5 s timeout ("different")
+        ("2^{1000}", "\\sum_{k=0}^{1000} \\binom{1000}{k}", True),
+        ("(2+\\sqrt{3})^{40}", "$\\sum_{k=0}^{40} \\binom{40}{k} 2^{40-k} (\\sqrt{3})^k$", True),
+        ("13", "so \\[ x - 1 = \\sum_{k=0}^{800} \\binom{800}{k} 2^{800-k} (\\sqrt{3})^k - 1 \\]", False),
+        ("\\frac{1001}{1}", "$\\prod_{k=1}^{1000} \\left(1+\\frac{1}{k}\\right)$", True),
+        ("\\frac{50}{51}", "$\\sum_{k=1}^{50} \\frac{1}{k(k+1)}$", True),
+    ],
+)
+def test_finite_sums_are_written_out_within_the_bound(gold: str, pred: str, equal: bool) -> None:
+    verdict = compare(gold, pred, timeout_s=3.0)
+    assert (verdict.equal, verdict.verified) == (equal, True)
+
+
+def _parsed(text: str) -> list[object]:
+    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+    return list(parse(text, extraction_config=config, parsing_timeout=None))
+
+
+def test_sum_expansion_keeps_closed_forms_and_refuses_long_ranges() -> None:
+    import sympy
+
+    polynomial = _parsed("$\\sum_{k=1}^{100000} k^2$")  # sympy's closed form: left as it is
+    assert expand_finite_sums(polynomial) == polynomial
+    symbolic = _parsed("$\\sum_{k=1}^{n} \\frac{1}{k}$")
+    assert expand_finite_sums(symbolic) == symbolic
+    short = expand_finite_sums(_parsed("$\\sum_{k=0}^{3} 2^{k}$"))
+    assert short is not None and short[0] == sympy.Integer(15)
+    assert (
+        expand_finite_sums(_parsed(f"$\\sum_{{k=1}}^{{{MAX_EXPANDED_TERMS + 1}}} \\frac{{1}}{{k}}$")) is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("1", "\\sum_{k=1}^{50} \\frac{1}{k(k+1)}"),  # the "= 1" of the index is not the answer
+        ("3", "\\prod_{j=3}^{5} j"),
+        ("0", "\\sum_{n=0}^{4} n"),
+    ],
+)
+def test_an_index_range_is_not_a_chain_of_equalities(gold: str, pred: str) -> None:
+    assert not compare(gold, pred, timeout_s=3.0).equal

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from rewards.answer_text import CHAIN_RE, COMMAND_RE, DECIMAL_LITERAL_RE, RELATION_OPS, VAR_LHS_RE, split_top
+from rewards.elementary_identity import proves_same_function
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
-from rewards.formal_identity import same_equation
+from rewards.formal_identity import read_pair, same_equation
 from rewards.named_values import NAME, NAMED_RATIO_VALUE_RE
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
@@ -86,8 +87,10 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     being proportional (``x^2=0`` and ``x=0``): None, math-verify decides. Equations beyond
     polynomials (``T = 2\\pi\\sqrt{r/k}``) are the same when ``lhs - rhs`` of one is a nonzero
     rational multiple of the other's as rational functions of their atoms
-    (:func:`rewards.formal_identity.same_equation`); ``y = f`` and ``y = g`` whose right sides
-    take different values at a point are different (:func:`_values_of_a_name_differ`)."""
+    (:func:`rewards.formal_identity.same_equation`), or have the same left side and right sides
+    equal by :func:`rewards.elementary_identity.proves_same_function`; ``y = f`` and ``y = g``
+    whose right sides take different values at a point are different
+    (:func:`_values_of_a_name_differ`)."""
     sg, sp = _two_sides(gold), _two_sides(pred)
     if sg is None or sp is None:
         return None
@@ -103,6 +106,8 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     # any other equations: lhs - rhs the same rational function of the atoms up to a factor
     if same_equation(dg, dp):
         return True
+    if sg[0].replace(" ", "") == sp[0].replace(" ", "") and proves_same_function(read_pair(sg[1], sp[1])):
+        return True  # "y = \\sin^2 x + \\cos^2 x" against "y = 1": the same left side, equal right sides
     return _values_of_a_name_differ(sg, sp)
 
 

@@ -100,7 +100,9 @@ def test_a_formal_identity_never_refuses() -> None:
         ("e == N*B*A*omega*sin(omega*t)", "e == omega*N*B*A*sin(t*omega)", True),  # not prose
         ("\\frac{T}{2} = \\pi\\sqrt{r}", "T = 2\\pi\\sqrt{r}", True),  # a nonzero multiple
         ("y = \\sin x", "y = \\sin x + 1", False),  # values of y differ at a point
-        ("y = \\sin^2 x", "y = 1 - \\cos^2 x", None),  # a formal difference proves nothing
+        ("y = \\sin^2 x", "y = 1 - \\cos^2 x", True),  # the same left side, right sides equal
+        ("y = \\ln(x^2)", "y = 2\\ln x", None),  # equal for x > 0 only: math-verify decides
+        ("y = \\sqrt{x^2}", "y = x", None),
         ("S = \\sin x", "T = \\sin x", None),  # different names: math-verify decides
     ],
 )

@@ -27,6 +27,7 @@ _FUNCTIONS = {
     "asin": "\\arcsin",
     "acos": "\\arccos",
     "atan": "\\arctan",
+    "cosec": "\\csc",
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = frozenset(
@@ -36,8 +37,12 @@ _GREEK = frozenset(
 _TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+|.")
 _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
-    rf"\*|\^\(|\b(?:pi|oo|inf|infinity|sqrt|exp|abs|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
+    rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|sqrt|exp|abs|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
+    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^\d+\(| ?\(|\||  ?(?:[A-Za-z]|\d+)\b)"
 )
+"""What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,
+a call ``f(``, a function with a power (``sin^2(x)``), of a bare letter or number (``csc x``) or
+of ``|x|``."""
 
 
 def _group_end(tokens: list[str], open_at: int) -> int | None:
@@ -63,6 +68,21 @@ def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
     return None if inner is None else (inner, end + 1)
 
 
+def _is_letter(tok: str) -> bool:
+    return len(tok) == 1 and tok.isalpha()
+
+
+def _applied(tokens: list[str], at: int) -> bool:
+    """Whether the function name at ``at`` is applied: ``sin(``, ``sin^2(``, ``csc x``, ``ln 2``,
+    ``arcsin (u)``, ``ln|x|``."""
+    nxt = tokens[at + 1 : at + 4]
+    if nxt[:1] in (["("], ["|"]) or nxt[:2] == [" ", "("]:
+        return True
+    if nxt[:1] == ["^"] and len(nxt) == 3 and nxt[1].isdigit() and nxt[2] == "(":
+        return True
+    return len(nxt) >= 2 and nxt[0] == " " and (nxt[1].isdigit() or _is_letter(nxt[1]))
+
+
 def _rewrite(tokens: list[str]) -> str | None:
     """The tokens as LaTeX, or None at the first word that is neither a function, a constant nor a
     Greek letter (then the text is not calculator syntax)."""
@@ -86,7 +106,7 @@ def _rewrite(tokens: list[str]) -> str | None:
                 inner, i = group
                 out.append(f"^{{{inner}}}")
                 continue
-            if nxt == "-" and i + 2 < len(tokens) and tokens[i + 2][:1].isdigit():
+            if nxt == "-" and i + 2 < len(tokens) and (tokens[i + 2].isdigit() or _is_letter(tokens[i + 2])):
                 out.append(f"^{{-{tokens[i + 2]}}}")
                 i += 3
                 continue
@@ -101,7 +121,7 @@ def _rewrite(tokens: list[str]) -> str | None:
             i += 1
             continue
         if tok[:1].isalpha() and len(tok) > 1:
-            if tok in _FUNCTIONS and nxt == "(":
+            if tok in _FUNCTIONS and _applied(tokens, i):
                 out.append(_FUNCTIONS[tok])
             elif tok in _CONSTANTS:
                 out.append(_CONSTANTS[tok])

@@ -27,6 +27,12 @@ from rewards.plain_syntax import plain_to_latex
         ("Matrix([[1, 2], [3, 4]])", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),  # sympy's printing
         ("Matrix([[sqrt(2)], [pi]])", "\\begin{pmatrix}\\sqrt{2} \\\\ \\pi\\end{pmatrix}"),
         ("Eq(x**2/4 + y**2/3, 1)", "x^{2}/4 + y^{2}/3 = 1"),  # sympy's equation
+        ("sin^2(x)+cos^2(x)", "\\sin ^{2}(x)+\\cos ^{2}(x)"),  # a function's power
+        ("1/sin x", "1/\\sin x"),  # a function of a bare letter
+        ("3^-x", "3^{-x}"),
+        ("1+cosec(3*x)", "1+\\csc (3 \\cdot x)"),
+        ("f(x) = ln|x|+c", "f(x) = \\ln |x|+c"),
+        ("arcsin (1/x)", "\\arcsin (1/x)"),
     ],
 )
 def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
@@ -35,7 +41,18 @@ def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["x+1", "3/4", "\\frac{\\pi}{4}", "$x*y$", "dog", "Matrix([1, 2])", "eval(chr(112))", "sqrt(2", ""],
+    [
+        "x+1",
+        "3/4",
+        "\\frac{\\pi}{4}",
+        "$x*y$",
+        "dog",
+        "Matrix([1, 2])",
+        "eval(chr(112))",
+        "sqrt(2",
+        "",
+        "the tan man",
+    ],
 )
 def test_leaves_other_text_alone(text: str) -> None:
     assert plain_to_latex(text) is None  # LaTeX, prose, unknown words, unbalanced: not rewritten
@@ -54,6 +71,11 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("\\begin{pmatrix} 1 & 2 \\end{pmatrix}", "Matrix([[1, 2]])", True),
         ("\\begin{pmatrix}9&9\\end{pmatrix}", "Matrix([[1, 2]])", False),
         ("Eq(x**2/4 + y**2/3, 1)", "\\boxed{\\frac{x^2}{4}+\\frac{y^2}{3}=1}", True),
+        ("1/sin x", "csc x", True),
+        ("x/x", "sin^2(x)+cos^2(x)", True),  # equal wherever both are defined
+        ("y = x/x", "y = sin^2(x)+cos^2(x)", True),
+        ("y = sin(x)", "y = sin(x + 2pi)", True),
+        ("sin^2(x)", "1+cos^2(x)", False),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:

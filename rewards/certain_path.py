@@ -59,7 +59,7 @@ from rewards.extract import (
 )
 from rewards.formal_identity import read_pair
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
-from rewards.plain_syntax import plain_to_latex
+from rewards.plain_syntax import is_known_name, plain_to_latex
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
@@ -83,6 +83,20 @@ _TEXT_WORDS_RE = re.compile(
 def _same_two_letters(gold: str, pred: str) -> bool:
     """``AB`` against ``BA``: a segment or a product of two letters, not two different words."""
     return len(gold) == len(pred) == 2 and sorted(gold) == sorted(pred)
+
+
+_BARE_WORD_RE = re.compile(r"^[A-Za-z][A-Za-z1-9]*[A-Za-z][A-Za-z1-9]*$")
+
+
+def _foreign_word(word: str, other: str) -> bool:
+    """``word`` is a bare word (two or more letters, digits but no 0; not a function, constant or
+    Greek name) with a letter that ``other`` does not contain anywhere. Read as math, the word is
+    the product of its letters and digits, so it varies with that letter and ``other`` does not:
+    they are not equal (and not the same text). math-verify in math mode would prove it by
+    simplifying a product of one-letter symbols, 50-100 ms for ``AZYUK2A`` against ``2``."""
+    if not _BARE_WORD_RE.match(word) or is_known_name(word.lower()):
+        return False
+    return any(c.isalpha() and c not in other for c in word)
 
 
 def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
@@ -147,6 +161,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return False  # a number against words without any digit or math
     if text_words:
         return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
+    if _foreign_word(pred, gold) or _foreign_word(gold, pred):
+        return False  # "AZYUK2A" against "2", "dog" against "13\\pi R^2"
     g_const = isinstance(vg, Num) or (vg is None and constant_value(gold) is not None)
     p_const = isinstance(vp, Num) or (vp is None and constant_value(pred) is not None)
     if (g_const and not_the_constant(gold, pred)) or (p_const and not_the_constant(pred, gold)):

@@ -34,6 +34,13 @@ _GREEK = frozenset(
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau phi chi psi "
     "omega".split()
 )
+
+
+def is_known_name(word: str) -> bool:
+    """Whether ``word`` names a function, a constant or a Greek letter in calculator syntax."""
+    return word in _FUNCTIONS or word in _CONSTANTS or word in _GREEK or word in ("sqrt", "exp", "abs")
+
+
 _TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+|.")
 _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(

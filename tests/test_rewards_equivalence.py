@@ -182,6 +182,22 @@ def test_closed_form_constants_are_decided_without_worker(gold: str, pred: str, 
 
 
 @pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2", "AZYUK2A", False),  # a word with a letter the reference lacks
+        ("13\\pi R^2", "dog", False),
+        ("\\frac{\\pi}{4}", "pi", False),
+        ("x \\cdot y \\cdot z", "xyz", None),  # every letter is in the reference: a product
+        ("2ab", "ba", None),
+        ("\\sqrt{2}", "sqrt", None),  # a function name is not a word of letters
+        ("0", "A0B", None),  # a digit 0 makes the product 0
+    ],
+)
+def test_bare_words_against_math(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
     ("gold", "pred"),
     [
         ("|x|", "\\sqrt{x^2}"),

@@ -157,6 +157,8 @@ def _expand_one(node: Any) -> Any:
     if not (low.is_Integer and high.is_Integer) or node.function.is_polynomial(index):
         return node  # symbolic bounds, or a polynomial summand: sympy's closed form is quick
     count = int(high) - int(low) + 1
+    if count < 0:
+        return node  # reversed limits: sympy's convention (Karr's), not an empty sum
     if count > MAX_EXPANDED_TERMS:
         raise _TooLong
     terms = [node.function.xreplace({index: sympy.Integer(i)}) for i in range(int(low), int(high) + 1)]

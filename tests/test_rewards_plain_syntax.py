@@ -155,6 +155,8 @@ def test_sum_expansion_keeps_closed_forms_and_refuses_long_ranges() -> None:
     assert expand_finite_sums(polynomial) == polynomial
     symbolic = _parsed("$\\sum_{k=1}^{n} \\frac{1}{k}$")
     assert expand_finite_sums(symbolic) == symbolic
+    reversed_limits = _parsed("$\\sum_{k=5}^{1} 2^{k}$")  # sympy's convention decides
+    assert expand_finite_sums(reversed_limits) == reversed_limits
     short = expand_finite_sums(_parsed("$\\sum_{k=0}^{3} 2^{k}$"))
     assert short is not None and short[0] == sympy.Integer(15)
     assert (

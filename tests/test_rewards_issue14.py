@@ -388,6 +388,7 @@ ADVERSARIAL = [
     (lambda: extract_answer("final answer" + " " * 10_000 + "is 7"), "7"),
     (lambda: extract_answer("final answer" + " " * 100_000 + "is 7"), None),  # beyond the scanned end
     (lambda: extract_answer("a " * 500_000 + "\\boxed{1}"), "1"),
+    (lambda: decide_fast("2", "a" * 1999 + "2"), False),  # a bare word: one linear scan
 ]
 
 

@@ -113,7 +113,11 @@ def _rewrite(tokens: list[str]) -> str | None:
                 inner, i = group
                 out.append(f"^{{{inner}}}")
                 continue
-            if nxt == "-" and i + 2 < len(tokens) and (tokens[i + 2].isdigit() or _is_letter(tokens[i + 2])):
+            if (
+                nxt == "-"
+                and i + 2 < len(tokens)
+                and (tokens[i + 2][:1].isdigit() or _is_letter(tokens[i + 2]))
+            ):
                 out.append(f"^{{-{tokens[i + 2]}}}")
                 i += 3
                 continue

@@ -24,6 +24,7 @@ from rewards.plain_syntax import plain_to_latex
         ("(-infinity,5)", "(-\\infty ,5)"),
         ("theta/2", "\\theta /2"),
         ("x**-2", "x^{-2}"),
+        ("x**-2.5", "x^{-2.5}"),
         ("Matrix([[1, 2], [3, 4]])", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),  # sympy's printing
         ("Matrix([[sqrt(2)], [pi]])", "\\begin{pmatrix}\\sqrt{2} \\\\ \\pi\\end{pmatrix}"),
         ("Eq(x**2/4 + y**2/3, 1)", "x^{2}/4 + y^{2}/3 = 1"),  # sympy's equation

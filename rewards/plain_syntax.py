@@ -36,16 +36,20 @@ _GREEK = frozenset(
 )
 
 
+_CALLS = ("sqrt", "exp", "abs")
+"""Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``), not by name."""
+
+
 def is_known_name(word: str) -> bool:
     """Whether ``word`` names a function, a constant or a Greek letter in calculator syntax."""
-    return word in _FUNCTIONS or word in _CONSTANTS or word in _GREEK or word in ("sqrt", "exp", "abs")
+    return word in _FUNCTIONS or word in _CONSTANTS or word in _GREEK or word in _CALLS
 
 
 _TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+|.")
 _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
-    rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|sqrt|exp|abs|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
-    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^\d+\(| ?\(|\||  ?(?:[A-Za-z]|\d+)\b)"
+    rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|{'|'.join(_CALLS)}|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
+    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^\d+\(| ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
 )
 """What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,
 a call ``f(``, a function with a power (``sin^2(x)``), of a bare letter or number (``csc x``) or
@@ -98,7 +102,7 @@ def _rewrite(tokens: list[str]) -> str | None:
     while i < len(tokens):
         tok = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if tok in ("sqrt", "exp", "abs") and nxt == "(":
+        if tok in _CALLS and nxt == "(":
             group = _group(tokens, i + 1)
             if group is None:
                 return None

@@ -191,7 +191,9 @@ def test_run_that_completes_after_requeue_does_not_requeue_again(
     # the window opened before the (hand-sent) signal and verl saved in it: no second checkpoint
     presaved = re.search(r"checkpoint global_step_(\d+) was saved in it: not waiting for another", parts[0])
     assert presaved and "pre-expiry save" in parts[0], parts[0][-3000:]
-    assert saved.group(1) == presaved.group(1)
+    # in the window verl saves after every step: one more step may end between the signal and the
+    # stop, and the requeue then resumes from that newer checkpoint (never an older one)
+    assert int(saved.group(1)) >= int(presaved.group(1))
     # the same W&B run id in both runs (WANDB_RESUME=allow continues it)
     ids = {re.search(r"env WANDB_RUN_ID=(\S+)", p).group(1) for p in parts}
     assert len(ids) == 1, ids

@@ -241,12 +241,7 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
         return _union(s, depth)
     if _INEQ_RE.search(s):
         return _interval(s, depth)
-    opener, closer, inner = "", "", s
-    if s.startswith("\\{") and s.endswith("\\}"):
-        opener, closer, inner = "{", "}", s[2:-2]
-    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and _closes_at_end(s):
-        opener, closer, inner = s[0], s[-1], s[1:-1]
-    parts = split_top(inner)
+    opener, closer, parts = list_parts(s)
     if opener == "" and len(parts) < 2:
         return None
     if any(not p for p in parts) and not (len(parts) == 1 and opener == "{"):
@@ -262,6 +257,17 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
     if opener in "([" and len(items) == 1 and (isinstance(items[0], Num) or is_matrix(items[0])):
         return items[0]  # "(5)" is just 5; "(\begin{pmatrix}..\end{pmatrix})" is the matrix
     return Seq(opener, closer, tuple(items))
+
+
+def list_parts(s: str) -> tuple[str, str, list[str]]:
+    """A list answer's brackets (``{`` for a set, ``""`` for a bare list) and its top-level items
+    (one item when ``s`` is not a list)."""
+    opener, closer, inner = "", "", s
+    if s.startswith("\\{") and s.endswith("\\}"):
+        opener, closer, inner = "{", "}", s[2:-2]
+    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and _closes_at_end(s):
+        opener, closer, inner = s[0], s[-1], s[1:-1]
+    return opener, closer, split_top(inner)
 
 
 def _closes_at_end(s: str) -> bool:

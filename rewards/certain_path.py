@@ -40,6 +40,7 @@ from rewards.equations import (
     names_differ,
 )
 from rewards.exact_numbers import Num, read_number
+from rewards.expression_lists import lists_decide
 from rewards.expressions import (
     constant_value,
     constants_decide,
@@ -145,6 +146,10 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         if ambiguous_lists(vg, vp):
             return None
         return values_equal(vg, vp)
+    if vg is None or vp is None:
+        same = lists_decide(gold, pred, lambda g, p: compare_answers(g, p, text_words))
+        if same is not None:
+            return same  # "(3, \\frac{\\pi}{2})" against "(3, \\pi/2)", item by item
     if _PLAIN_TEXT_RE.match(gold) and _PLAIN_TEXT_RE.match(pred) and not _same_two_letters(gold, pred):
         return False  # two different plain words/phrases
     if not text_words and "=" not in pred and is_scalar(pred, vp) and equation_in_unknowns(gold):

@@ -68,3 +68,43 @@ def test_lists_the_certain_path_must_not_judge(gold: str, pred: str, want: bool 
     assert decide_fast(gold, pred) is None
     if want is not None:
         assert is_equivalent(gold, pred, timeout_s=30.0) is want
+
+
+EXPRESSION_ITEMS = [
+    # tuples, intervals and sets whose items are expressions: item by item (rewards/expression_lists.py)
+    ("(3,\\pi/2)", "(3,\\frac{\\pi}{2})", True),  # math-verify: parses nothing from the bare text
+    ("[x, x + 1]", "[x, 1 + x]", True),
+    ("[x, x + 1]", "[x + 1, x]", False),  # an interval's ends are ordered (math-verify credits it)
+    ("(\\sqrt{2}, \\pi)", "(\\pi, \\sqrt{2})", False),
+    ("\\{x, x - 1\\}", "\\{x - 1, x\\}", True),
+    ("\\sqrt{2}, \\pi", "\\pi, \\sqrt{2}", True),  # a bare list in any order
+    ("\\{x, x - 1\\}", "\\{x - 1\\}", False),  # x is missing
+    ("\\{x - 1\\}", "\\{x, x - 1\\}", False),  # x is extra
+    ("(x, \\infty)", "(x, \\infty]", True),  # an infinite end is open
+    ("(x, y)", "[x, y]", False),
+    ("(x, 2x)", "x, 2x", True),  # a bare list matches a tuple in order
+    ("[x, 2x]", "x, 2x", False),  # never a closed interval
+    ("\\{\\sqrt2, \\pi\\}", "(\\sqrt2, \\pi)", False),  # a set is not a tuple
+    ("1+2,2+1", "2+1,1+2", True),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "want"), EXPRESSION_ITEMS)
+def test_lists_of_expressions_are_decided_item_by_item(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+EXPRESSION_ITEMS_UNDECIDED = [
+    # a repeated item may make sets of different sizes equal: math-verify reads both as sets
+    ("\\{x, \\frac{2x}{2}\\}", "\\{x\\}"),
+    # an item that is two values, or an equation, is not one item
+    ("(x, \\pm 1)", "(x, 1)"),
+    ("(x, y = 1)", "(x, 1)"),
+    # numbers against tuples: not the same shape
+    ("(x, 1), (y, 2)", "x, 1, y, 2"),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred"), EXPRESSION_ITEMS_UNDECIDED)
+def test_lists_of_expressions_left_to_math_verify(gold: str, pred: str) -> None:
+    assert decide_fast(gold, pred) is None

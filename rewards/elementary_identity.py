@@ -42,7 +42,7 @@ from rewards.rational_functions import (
 )
 
 CIRCULAR = frozenset({"\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"})
-HYPERBOLIC = frozenset({"\\sinh", "\\cosh", "\\tanh", "\\coth"})
+HYPERBOLIC = frozenset({"\\sinh", "\\cosh", "\\tanh", "\\coth", "\\sech", "\\csch"})
 MAX_MULTIPLE = 12
 """Largest sum of the base-angle multiples in one argument (``\\sin 12x`` is expanded, ``\\sin 13x`` kept)."""
 MAX_BASES = 4
@@ -179,6 +179,8 @@ def _hyperbolic(name: str, x: Rat) -> Rat:
         "\\cosh": (plus, twice),
         "\\tanh": (minus, plus),
         "\\coth": (plus, minus),
+        "\\sech": (twice, plus),
+        "\\csch": (twice, minus),
     }[name]
 
 

@@ -110,7 +110,7 @@ def variables_of(s: str) -> list[str] | None:
 
 
 _BARE_ARGUMENT_RE = re.compile(
-    r"\\(?:sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|ln|log|exp)(?![a-zA-Z])"
+    r"\\(?:sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|exp)(?![a-zA-Z])"
     r"(?:\^\{?\d+\}?)?\s*[a-zA-Z]"
 )
 """A function of a bare letter (``\\sin x\\pi``: sin(pi x) to latex2sympy): the value put in its

@@ -56,7 +56,8 @@ _GREEK = frozenset(
     ).split()
 )
 _FUNCTIONS = frozenset(
-    "\\" + f for f in ("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth ln log exp".split())
+    "\\" + f
+    for f in ("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth sech csch ln log exp".split())
 )
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 

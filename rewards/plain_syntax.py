@@ -23,11 +23,15 @@ MAX_PLAIN_CHARS = 300
 """Longer answers are not rewritten."""
 
 _FUNCTIONS = {
-    **{f: f"\\{f}" for f in "sin cos tan sec csc cot sinh cosh tanh arcsin arccos arctan ln log".split()},
+    **{
+        f: f"\\{f}"
+        for f in "sin cos tan sec csc cot sinh cosh tanh coth sech csch arcsin arccos arctan ln log".split()
+    },
     "asin": "\\arcsin",
     "acos": "\\arccos",
     "atan": "\\arctan",
     "cosec": "\\csc",
+    "cosech": "\\csch",
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = frozenset(
@@ -198,3 +202,56 @@ def plain_to_latex(text: str) -> str | None:
         return None
     got = _rewrite(tokens)
     return None if got is None or got == s else re.sub(r" {2,}", " ", got)
+
+
+_RECIPROCAL_OF = {"coth": "\\tanh", "sech": "\\cosh", "csch": "\\sinh"}
+_RECIPROCAL_RE = re.compile(r"\\(coth|sech|csch)(?![a-zA-Z])")
+_POWER_RE = re.compile(r" ?\^(?:\d|\{[^{}]{1,20}\})")
+_BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
+
+
+def _closing(text: str, at: int) -> int | None:
+    """Index just past the bracket that closes the one at ``at``."""
+    opening, closing = text[at], {"(": ")", "{": "}"}[text[at]]
+    depth = 0
+    for i in range(at, min(len(text), at + MAX_PLAIN_CHARS)):
+        if text[i] == opening:
+            depth += 1
+        elif text[i] == closing:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def spell_reciprocal_hyperbolics(text: str) -> str:
+    """``\\coth``, ``\\sech`` and ``\\csch`` applied to an argument, written as ``\\frac{1}{\\tanh ...}``
+    and kin: latex2sympy reads ``\\coth(x)`` as ``cot(h(x))`` and ``\\sech x`` as ``sec(h x)``.
+    A name whose argument is not ``(...)``, ``{...}``, a number or a letter is left as it is."""
+    if "\\" not in text or not _RECIPROCAL_RE.search(text):
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _RECIPROCAL_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        at = m.end()
+        power = _POWER_RE.match(text, at)
+        if power:
+            at = power.end()
+        while at < len(text) and text[at] == " ":
+            at += 1
+        end: int | None = None
+        if at < len(text) and text[at] in "({":
+            end = _closing(text, at)
+        else:
+            bare = _BARE_ARG_RE.match(text, at)
+            end = bare.end() if bare else None
+        if end is None:
+            continue
+        name = _RECIPROCAL_OF[m.group(1)]
+        out.append(text[pos : m.start()])
+        out.append(f"\\frac{{1}}{{{name}{power.group(0).strip() if power else ''} {text[at:end].strip()}}}")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

@@ -65,6 +65,8 @@ _FUNCTION_NAMES = {
     "\\cosh": "cosh",
     "\\tanh": "tanh",
     "\\coth": "coth",
+    "\\sech": "sech",
+    "\\csch": "csch",
     "\\arcsin": "asin",
     "\\arccos": "acos",
     "\\arctan": "atan",

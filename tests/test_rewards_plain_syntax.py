@@ -8,7 +8,7 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
 from rewards._symbolic_worker import MAX_EXPANDED_TERMS, expand_finite_sums, has_extreme_power
 from rewards.equivalence import compare, decide_fast
-from rewards.plain_syntax import plain_to_latex
+from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,9 @@ from rewards.plain_syntax import plain_to_latex
         ("1+cosec(3*x)", "1+\\csc (3 \\cdot x)"),
         ("f(x) = ln|x|+c", "f(x) = \\ln |x|+c"),
         ("arcsin (1/x)", "\\arcsin (1/x)"),
+        ("coth x", "\\coth x"),  # the reciprocal hyperbolic functions
+        ("sech^2(x)", "\\sech ^{2}(x)"),
+        ("1+cosech(3*x)", "1+\\csch (3 \\cdot x)"),
     ],
 )
 def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
@@ -77,6 +80,16 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("y = x/x", "y = sin^2(x)+cos^2(x)", True),
         ("y = sin(x)", "y = sin(x + 2pi)", True),
         ("sin^2(x)", "1+cos^2(x)", False),
+        ("1/tanh x", "coth x", True),  # math-verify: False (c*o*t*h*x)
+        ("1/sinh x", "csch x", True),
+        ("1/cosh x", "sech x", True),
+        ("1+csch(3*x)", "1+cosech(3*x)", True),
+        ("\\coth^2 x - 1", "\\csch^2 x", True),
+        ("1 - \\tanh^2 x", "\\sech^2 x", True),
+        ("\\coth(x)", "\\frac{e^{2x}+1}{e^{2x}-1}", True),
+        ("\\sech x", "\\csch x", False),
+        ("coth(x)", "cot(x)", False),
+        ("1/tanh x", "\\coth(2x)", False),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
@@ -175,3 +188,37 @@ def test_sum_expansion_keeps_closed_forms_and_refuses_long_ranges() -> None:
 )
 def test_an_index_range_is_not_a_chain_of_equalities(gold: str, pred: str) -> None:
     assert not compare(gold, pred, timeout_s=3.0).equal
+
+
+@pytest.mark.parametrize(
+    ("latex", "spelled", "sympy_text"),
+    [
+        ("\\coth(x)", "\\frac{1}{\\tanh (x)}", "coth(x)"),
+        ("1+\\csch 3x", "1+\\frac{1}{\\sinh 3x}", "csch(3*x) + 1"),
+        ("\\sech^2(x) + \\tanh^2 x", "\\frac{1}{\\cosh^2 (x)} + \\tanh^2 x", "sech(x)**2 + tanh(x)**2"),
+        ("\\coth{2x}", "\\frac{1}{\\tanh {2x}}", "coth(2*x)"),
+    ],
+)
+def test_reciprocal_hyperbolics_reach_latex2sympy_as_reciprocals(
+    latex: str, spelled: str, sympy_text: str
+) -> None:
+    # latex2sympy reads \coth(x) as cot(h(x)); the spelled form is the function itself
+    import sympy
+    from latex2sympy2_extended import latex2sympy
+
+    assert latex2sympy(latex) != latex2sympy(spelled)
+    assert spell_reciprocal_hyperbolics(latex) == spelled
+    got = latex2sympy(spelled)
+    want = sympy.sympify(sympy_text)  # our own test text, not model output
+    assert sympy.simplify((got - want).rewrite(sympy.exp)) == 0
+
+
+@pytest.mark.parametrize("latex", ["\\coth", "\\cothx", "\\csch \\left(x\\right)", "x + 1"])
+def test_reciprocal_hyperbolics_without_a_plain_argument_are_left(latex: str) -> None:
+    assert spell_reciprocal_hyperbolics(latex) == latex
+
+
+def test_reciprocal_hyperbolics_in_the_worker() -> None:
+    gold, pred = "\\coth(\\sqrt{x}) + \\int_0^1 t\\,dt", "\\frac{1}{\\tanh(\\sqrt{x})} + \\frac{1}{2}"
+    assert decide_fast(gold, pred) is None
+    assert compare(gold, pred, 30.0).equal

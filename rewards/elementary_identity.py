@@ -35,6 +35,7 @@ from rewards.rational_functions import (
     add,
     const,
     int_power,
+    is_const,
     mul,
     radical,
     rat_key,
@@ -157,6 +158,58 @@ def _exponential(arg: Poly, bases: dict[Mono, Fraction]) -> Rat:
     return num, den
 
 
+MAX_BASE = 10**6
+"""Largest numerator or denominator of a number raised to a variable power (``6^x``) that is
+factored into primes here."""
+MAX_CONSTANT_EXPONENT = 64
+"""Largest constant part of such a power's exponent, per prime (``2^{x+64}``), written out."""
+
+
+def _prime_factors(n: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    p = 2
+    while p * p <= n:
+        while n % p == 0:
+            out[p] = out.get(p, 0) + 1
+            n //= p
+        p += 1
+    if n > 1:
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _number_power(base: Rat, exponent: Poly) -> tuple[Rat, Poly] | None:
+    """A positive rational ``b`` to a polynomial power ``a``: ``b^a = e^{a \\ln b}`` with
+    ``\\ln b = \\sum k_p \\ln p`` over the primes of ``b`` (each ``\\ln p`` a new letter
+    ``L[p]``). The exponent's constant part is written out exactly (``2^{x+1} = 2 \\cdot 2^x``).
+    Returns that constant factor and the exponent of ``e`` left; None for any other power. For
+    ``b > 0`` these are identities of functions: ``b^{u+v} = b^u b^v``, ``(pq)^a = p^a q^a``."""
+    bn, bd = is_const(base[0]), is_const(base[1])
+    if bn is None or bd is None or not bd or bn / bd <= 0:
+        return None
+    b = bn / bd
+    if b == 1 or b.numerator > MAX_BASE or b.denominator > MAX_BASE:
+        return None
+    primes = _prime_factors(b.numerator)
+    primes.update({p: -k for p, k in _prime_factors(b.denominator).items()})
+    constant = exponent.get(ONE, Fraction(0))
+    scale: Rat = (const(Fraction(1)), const(Fraction(1)))
+    logs: Poly = {}
+    for p, k in primes.items():
+        e = constant * k
+        if abs(e) > MAX_CONSTANT_EXPONENT or e.denominator not in (1, 2):
+            raise Reject
+        factor = (
+            int_power(radical(Fraction(p)), abs(e.numerator))
+            if e.denominator == 2
+            else (const(Fraction(p) ** abs(int(e))))
+        )
+        scale = times(scale, (factor, const(Fraction(1))) if e > 0 else (const(Fraction(1)), factor))
+        logs = add(logs, mul(_variable(f"L[{p}]"), const(Fraction(k))))
+    rest = {m: c for m, c in exponent.items() if m != ONE}
+    return scale, mul(rest, logs)
+
+
 def _circular(name: str, c: Poly, s: Poly) -> Rat:
     one = const(Fraction(1))
     return {
@@ -194,6 +247,7 @@ def _rewrites(specs: dict[str, Spec]) -> tuple[dict[str, Rat], Relations]:
     base angle."""
     circular: dict[str, tuple[str, Poly]] = {}
     exponential: dict[str, tuple[str, Poly]] = {}
+    scales: dict[str, Rat] = {}  # the constant factor of a number to a variable power
     for key, spec in specs.items():
         if spec[0] == "fn" and spec[1] in CIRCULAR | HYPERBOLIC:
             arg = _as_polynomial(spec[2])
@@ -203,6 +257,12 @@ def _rewrites(specs: dict[str, Spec]) -> tuple[dict[str, Rat], Relations]:
             arg = _as_polynomial(spec[1])
             if arg is not None:
                 exponential[key] = ("exp", arg)
+        elif spec[0] == "pow" and not isinstance(spec[2], Fraction):
+            arg = _as_polynomial(spec[2])
+            got = None if arg is None else _number_power(spec[1], arg)  # type: ignore[arg-type]
+            if got is not None:
+                scales[key] = got[0]
+                exponential[key] = ("exp", got[1])
     out: dict[str, Rat] = {}
     cosines: Relations = {}
     if not circular and not exponential:
@@ -226,6 +286,8 @@ def _rewrites(specs: dict[str, Spec]) -> tuple[dict[str, Rat], Relations]:
         for key, (name, arg) in exponential.items():
             x = _exponential(arg, bases)
             out[key] = x if name == "exp" else _hyperbolic(name, x)
+            if key in scales:
+                out[key] = times(out[key], scales[key])
     return out, cosines
 
 

@@ -52,6 +52,15 @@ IDENTITIES = [
     ("\\sqrt{x+1}-\\sqrt{x}", "\\frac{1}{\\sqrt{x+1}+\\sqrt{x}}"),
     ("\\frac{x}{\\sqrt{x^2+1}}", "\\frac{x\\sqrt{x^2+1}}{x^2+1}"),
     ("\\sqrt{\\sin x}^2", "\\sin x"),
+    # a positive number to a variable power: b^a = e^{a ln b}, ln b by the primes of b
+    ("2^{x+1}", "2\\cdot 2^x"),
+    ("4^x", "2^{2x}"),  # math-verify 0.9 (in math mode) does not prove this one
+    ("\\left(\\frac{1}{3}\\right)^x", "3^{-x}"),
+    ("\\frac{2^{n+1}-2}{2}", "2^n-1"),
+    ("\\left(\\frac{36}{25}\\right)^y", "1.2^{2y}"),
+    ("10^{-x}", "0.1^x"),
+    ("2^{x+\\frac12}", "\\sqrt{2}\\cdot 2^x"),
+    ("6^{n}", "2^{n}\\cdot 3^{n}"),
 ]
 
 
@@ -74,6 +83,8 @@ def test_identities_are_decided_for_certain(gold: str, pred: str) -> None:
         ("\\sqrt{x^2}", "x", False),  # |x|: a root of x^2 is not x (different at x = -1)
         ("\\sqrt{x^2}", "|x|", None),  # true, but not by R^2 = x^2: math-verify decides
         ("\\sqrt{1-\\sin^2 x}", "\\cos x", False),  # |cos x|
+        ("3 \\cdot 2^{n}", "2^{n+1}", False),
+        ("2^{x}", "3^{x}", False),
     ],
 )
 def test_other_pairs_are_not_credited(gold: str, pred: str, want: bool | None) -> None:
@@ -91,6 +102,10 @@ def test_other_pairs_are_not_credited(gold: str, pred: str, want: bool | None) -
         ("\\sin(\\frac{1}{x})", "2\\sin\\frac{1}{2x}\\cos\\frac{1}{2x}"),  # not a polynomial argument
         ("x", "x^{\\frac{1}{13}}x^{\\frac{12}{13}}"),  # a root beyond the 12th: not related to x
         ("\\sqrt{\\frac{1}{x}}", "\\frac{1}{\\sqrt{x}}"),  # not a polynomial under the root
+        ("2^{x+100}", "2^{100}\\cdot 2^x"),  # a constant exponent beyond 64: not written out
+        ("(-2)^{x}", "(-2)^{x}\\cdot 1"),  # a negative base: no logarithm
+        ("1000003^{x}", "1000003^{x}\\cdot 1"),  # a base beyond 10^6: not factored
+        ("2^{\\frac{1}{x}}", "2^{\\frac{1}{x}}\\cdot 1"),  # not a polynomial exponent
     ],
 )
 def test_bounds_and_what_is_left_alone(gold: str, pred: str) -> None:
@@ -136,3 +151,42 @@ def test_every_credit_is_an_identity_of_the_functions() -> None:
                         continue
                     assert abs(a - b) <= 1e-30 * max(1, abs(a)), (gold, pred, point)
     assert credited >= 50  # most expansions and shifts are proved
+
+
+def _random_power_expression(rng: random.Random, sp: Any, x: Any, n: Any, depth: int = 0) -> Any:
+    if depth > 1 or rng.random() < 0.4:
+        base = rng.choice([2, 3, 4, 6, 9, 10, sp.Rational(1, 2), sp.Rational(2, 3), sp.Rational(36, 25)])
+        exponent = rng.choice([1, 2, -1, sp.Rational(1, 2)]) * rng.choice([x, n, x + n, x * n])
+        exponent += rng.choice([0, 1, -2, sp.Rational(1, 2)])
+        return sp.Pow(base, exponent, evaluate=False)
+    a = _random_power_expression(rng, sp, x, n, depth + 1)
+    b = _random_power_expression(rng, sp, x, n, depth + 1)
+    return rng.choice([a + b, a - b, a * b, a / b])
+
+
+def test_every_credit_for_number_powers_is_an_identity() -> None:
+    """Numbers to variable powers against sympy's rewritings (exponents split and joined, bases
+    split, in exponentials, shifted, scaled) in LaTeX: whatever is credited takes the same values
+    at random complex points."""
+    sp = pytest.importorskip("sympy")
+    mpmath = pytest.importorskip("mpmath")
+    x, n = sp.symbols("x n")
+    rng = random.Random(14)
+    credited = 0
+    for _ in range(80):
+        e = _random_power_expression(rng, sp, x, n)
+        rewritings = [sp.expand_power_exp(e), sp.powsimp(e), sp.expand_power_base(e), e.rewrite(sp.exp)]
+        rewritings += [e.subs(x, x + 1), 2 * e]
+        f = sp.lambdify((x, n), e, "mpmath")
+        for other in rewritings:
+            gold, pred = sp.latex(e), sp.latex(other)
+            if gold == pred or same_elementary_function(read_pair(gold, pred)) is not True:
+                continue
+            credited += 1
+            g = sp.lambdify((x, n), other, "mpmath")
+            for _ in range(3):
+                point = (complex(rng.uniform(-2, 2), rng.uniform(-1, 1)), complex(rng.uniform(-2, 2), 0.3))
+                with mpmath.workdps(60):
+                    a, b = f(*map(mpmath.mpc, point)), g(*map(mpmath.mpc, point))
+                    assert abs(a - b) <= 1e-30 * max(1, abs(a)), (gold, pred, point)
+    assert credited >= 40

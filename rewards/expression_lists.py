@@ -26,7 +26,7 @@ from collections.abc import Callable
 from rewards.answer_values import list_parts, read_value
 from rewards.exact_numbers import Inf
 
-MAX_ITEMS = 12
+MAX_ITEMS = 8
 """Longer lists are left to math-verify (an unordered match compares every pair of items)."""
 
 _NOT_AN_ITEM_RE = re.compile(

@@ -206,7 +206,8 @@ def plain_to_latex(text: str) -> str | None:
 
 _RECIPROCAL_OF = {"coth": "\\tanh", "sech": "\\cosh", "csch": "\\sinh"}
 _RECIPROCAL_RE = re.compile(r"\\(coth|sech|csch)(?![a-zA-Z])")
-_POWER_RE = re.compile(r" ?\^(?:\d|\{[^{}]{1,20}\})")
+_POWER_RE = re.compile(r" ?\^(?:\d|\{\d{1,2}\})")
+"""A whole positive power only: ``\\sech^{-1}`` is the inverse function, not a reciprocal."""
 _BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
 
 
@@ -227,7 +228,8 @@ def _closing(text: str, at: int) -> int | None:
 def spell_reciprocal_hyperbolics(text: str) -> str:
     """``\\coth``, ``\\sech`` and ``\\csch`` applied to an argument, written as ``\\frac{1}{\\tanh ...}``
     and kin: latex2sympy reads ``\\coth(x)`` as ``cot(h(x))`` and ``\\sech x`` as ``sec(h x)``.
-    A name whose argument is not ``(...)``, ``{...}``, a number or a letter is left as it is."""
+    A name whose argument is not ``(...)``, ``{...}``, a number or a letter, or with a power that
+    is not a whole positive number (``\\sech^{-1}``), is left as it is."""
     if "\\" not in text or not _RECIPROCAL_RE.search(text):
         return text
     out: list[str] = []

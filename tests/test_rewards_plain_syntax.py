@@ -213,7 +213,9 @@ def test_reciprocal_hyperbolics_reach_latex2sympy_as_reciprocals(
     assert sympy.simplify((got - want).rewrite(sympy.exp)) == 0
 
 
-@pytest.mark.parametrize("latex", ["\\coth", "\\cothx", "\\csch \\left(x\\right)", "x + 1"])
+@pytest.mark.parametrize(
+    "latex", ["\\coth", "\\cothx", "\\csch \\left(x\\right)", "x + 1", "\\sech^{-1}(x)", "\\coth^{n} x"]
+)
 def test_reciprocal_hyperbolics_without_a_plain_argument_are_left(latex: str) -> None:
     assert spell_reciprocal_hyperbolics(latex) == latex
 

@@ -17,7 +17,7 @@ from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact
 from rewards.elementary_identity import proves_same_function
 from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
-from rewards.formal_identity import read_pair
+from rewards.formal_identity import FUNCTIONS, read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
 
@@ -110,8 +110,7 @@ def variables_of(s: str) -> list[str] | None:
 
 
 _BARE_ARGUMENT_RE = re.compile(
-    r"\\(?:sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|sech|csch|arcsin|arccos|arctan|ln|log|exp)(?![a-zA-Z])"
-    r"(?:\^\{?\d+\}?)?\s*[a-zA-Z]"
+    rf"\\(?:{'|'.join(sorted(f[1:] for f in FUNCTIONS))})(?![a-zA-Z])" r"(?:\^\{?\d+\}?)?\s*[a-zA-Z]"
 )
 """A function of a bare letter (``\\sin x\\pi``: sin(pi x) to latex2sympy): the value put in its
 place would come in parentheses and end the argument there, so it is not evaluated this way."""

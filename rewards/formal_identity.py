@@ -55,10 +55,12 @@ _GREEK = frozenset(
         "Upsilon Phi Psi Omega"
     ).split()
 )
-_FUNCTIONS = frozenset(
+FUNCTIONS = frozenset(
     "\\" + f
     for f in ("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth sech csch ln log exp".split())
 )
+"""The functions the reader takes (``\\sin x``, ``\\ln(x+1)``); the point evaluator and the
+bare-argument guard of :mod:`rewards.expressions` take the same ones."""
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -140,7 +142,7 @@ class _Reader:
             or t.isalpha()
             or t in ("(", "[", "{", "\\frac", "\\sqrt", "\\pi")
             or t in _GREEK
-            or t in _FUNCTIONS
+            or t in FUNCTIONS
         )
 
     def factor(self) -> Rat:
@@ -212,7 +214,7 @@ class _Reader:
             return _atom("pi", ("pi",))
         if t in _GREEK:
             return _atom(t + self._subscript(), ("var",))
-        if t in _FUNCTIONS:
+        if t in FUNCTIONS:
             return self.function(t)
         if len(t) == 1 and t.isalpha():
             return _atom(t + self._subscript(), ("var",))
@@ -345,7 +347,7 @@ def _tokenize(text: str) -> list[str]:
     return out
 
 
-_KNOWN = _GREEK | _FUNCTIONS | frozenset({"\\frac", "\\sqrt", "\\pi", "\\cdot", "\\times", "\\div"})
+_KNOWN = _GREEK | FUNCTIONS | frozenset({"\\frac", "\\sqrt", "\\pi", "\\cdot", "\\times", "\\div"})
 
 
 _WORD_RE = re.compile(

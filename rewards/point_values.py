@@ -25,7 +25,7 @@ import threading
 from fractions import Fraction
 from typing import Any
 
-from rewards.formal_identity import FormalPair, Rat, Spec, read_pair
+from rewards.formal_identity import FUNCTIONS, FormalPair, Rat, Spec, read_pair
 
 _POINTS = (
     (Fraction(7, 11), Fraction(13, 10), Fraction(5, 9), Fraction(17, 12), Fraction(3, 7), Fraction(11, 5)),
@@ -54,24 +54,10 @@ _LETTER_RUN_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z]{2,}")
 reader; not decided here."""
 _LETTER_CALL_RE = re.compile(r"(?<![a-zA-Z\\])[a-zA-Z](?:_\{?\w+\}?)?\s*\(")
 """A letter before ``(`` (``f(x)``): a product or a function; not decided here."""
-_FUNCTION_NAMES = {
-    "\\sin": "sin",
-    "\\cos": "cos",
-    "\\tan": "tan",
-    "\\cot": "cot",
-    "\\sec": "sec",
-    "\\csc": "csc",
-    "\\sinh": "sinh",
-    "\\cosh": "cosh",
-    "\\tanh": "tanh",
-    "\\coth": "coth",
-    "\\sech": "sech",
-    "\\csch": "csch",
-    "\\arcsin": "asin",
-    "\\arccos": "acos",
-    "\\arctan": "atan",
-    "\\ln": "ln",
-}
+_MPMATH_NAMES = {"\\arcsin": "asin", "\\arccos": "acos", "\\arctan": "atan"}
+_FUNCTION_NAMES = {f: _MPMATH_NAMES.get(f, f[1:]) for f in FUNCTIONS - {"\\log", "\\exp"}}
+"""mpmath's name of each function the reader takes; ``\\log`` (no base) and ``\\exp`` (its own
+atom) are not evaluated by name."""
 
 
 class _Undefined(Exception):

@@ -304,16 +304,19 @@ def ambiguous_lists(a: Value, b: Value) -> bool:
     return False
 
 
-def _brackets(v: Seq) -> tuple[str, str]:
+def interval_brackets(opener: str, closer: str, items: tuple[Value | None, ...]) -> tuple[str, str]:
     """An interval's brackets, an infinite end read as open (``[2, \\infty]`` is ``[2, \\infty)``,
-    as math-verify reads it)."""
-    opener, closer = v.open, v.close
-    if len(v.items) == 2 and opener in "([" and closer in ")]":
-        if isinstance(v.items[0], Inf):
+    as math-verify reads it); ``items`` are the values read (None for one that is not a value)."""
+    if len(items) == 2 and opener in "([" and closer in ")]":
+        if isinstance(items[0], Inf):
             opener = "("
-        if isinstance(v.items[1], Inf):
+        if isinstance(items[1], Inf):
             closer = ")"
     return opener, closer
+
+
+def _brackets(v: Seq) -> tuple[str, str]:
+    return interval_brackets(v.open, v.close, v.items)
 
 
 def values_equal(a: Value, b: Value) -> bool:

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rewards.answer_values import list_parts, read_value
-from rewards.exact_numbers import Inf
+from rewards.answer_values import interval_brackets, list_parts, read_value
 
 MAX_ITEMS = 8
 """Longer lists are left to math-verify (an unordered match compares every pair of items)."""
@@ -58,13 +57,9 @@ def _is_nested(item: str) -> bool:
 
 
 def _brackets(opener: str, closer: str, parts: list[str]) -> tuple[str, str]:
-    """An interval's brackets, an infinite end read as open (math-verify's reading)."""
-    if len(parts) == 2 and opener in "([" and closer in ")]" and opener:
-        if isinstance(read_value(parts[0], 1), Inf):
-            opener = "("
-        if isinstance(read_value(parts[1], 1), Inf):
-            closer = ")"
-    return opener, closer
+    return interval_brackets(
+        opener, closer, tuple(read_value(p, 1) for p in parts) if len(parts) == 2 else ()
+    )
 
 
 def _in_order(gold: list[str], pred: list[str], compare_item: CompareItem) -> bool | None:

@@ -11,8 +11,10 @@ LaTeX answer such as ``\\pi`` outside math mode) the text is parsed again wrappe
 unless it is prose (three or more words outside math and commands): math-verify finds no answer
 in such a sentence, and in math mode its words would read as products of one-letter symbols
 (``The answer is !!!x!!!`` -> ``T*h*e*...``), slow to compare and never the answer.
-Then ``verify(gold, pred)``. math-verify's expression extraction hands sympy's ``parse_expr`` only
-what its regex admits (digits, ``.``, spaces and ``+ - * × / ^ ( ) ÷``): no names, so no code.
+``\\coth``, ``\\sech`` and ``\\csch`` are spelled as reciprocals first
+(:func:`rewards.plain_syntax.spell_reciprocal_hyperbolics`): latex2sympy reads ``\\coth(x)`` as
+``cot(h(x))``. Then ``verify(gold, pred)``. math-verify's expression extraction hands sympy's
+``parse_expr`` only what its regex admits (digits, ``.``, spaces and ``+ - * × / ^ ( ) ÷``): no names, so no code.
 
 Speed: latex2sympy's ANTLR parser is switched to ANTLR's two-stage strategy
 (:func:`install_two_stage_parsing`): SLL prediction first, full LL only when SLL meets a syntax
@@ -30,6 +32,8 @@ import re
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
 
 def install_two_stage_parsing() -> Callable[[], None] | None:
@@ -107,6 +111,7 @@ def is_prose(text: str) -> bool:
 
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
+    text = spell_reciprocal_hyperbolics(text)  # latex2sympy reads \coth(x) as cot(h(x))
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
         got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)

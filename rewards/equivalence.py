@@ -37,7 +37,7 @@ from rewards.answer_text import MAX_ANSWER_CHARS, normalize, text_key, undouble_
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
-from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
+from rewards.plain_syntax import plain_to_latex
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -133,9 +133,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         result = outcome == EQUAL
     elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = prepare_pair(g, p)
-        alt = tuple(
-            f"${spell_reciprocal_hyperbolics(_protect_var(a, b))}$" for a, b in ((ng, np_), (np_, ng))
-        )
+        alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
         if text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
         result = outcome == EQUAL
@@ -161,8 +159,8 @@ def _for_verify(text: str, answer: str | None) -> str:
     """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
     without it ``2\\sqrt{3}`` reads as ``2``), any other text as it is (its end, squeezed)."""
     if answer is text and not any(m in text for m in _MATH_MODE) and len(text) <= MAX_ANSWER_CHARS:
-        return f"${spell_reciprocal_hyperbolics(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4
-    return spell_reciprocal_hyperbolics(verify_text(text))
+        return f"${plain_to_latex(text) or text}$"  # "pi/4" as \pi /4, not p i/4
+    return verify_text(text)
 
 
 def _protect_var(s: str, other: str) -> str:

@@ -28,8 +28,14 @@ _PHRASE_LEAD_RE = re.compile(r"^[A-Za-z ,:;\-]*$")
 _LATER_VALUE_RE = re.compile(r"[\d$]")
 
 
+_CLOSING = {"{": "}", "(": ")"}
+
+
 def braced(text: str, start: int, limit: int = _MAX_BRACED) -> tuple[str, int] | None:
-    """Content of the brace group opening at ``text[start] == '{'`` and the index after it."""
+    """Content of the group opening at ``text[start]`` (``{`` or ``(``) and the index after it;
+    escaped characters (``\\{``, ``\\(``) do not count."""
+    opening = text[start]
+    closing = _CLOSING[opening]
     depth = 0
     i = start
     n = min(len(text), start + limit)
@@ -38,9 +44,9 @@ def braced(text: str, start: int, limit: int = _MAX_BRACED) -> tuple[str, int] |
         if c == "\\" and i + 1 < n:
             i += 2
             continue
-        if c == "{":
+        if c == opening:
             depth += 1
-        elif c == "}":
+        elif c == closing:
             depth -= 1
             if depth == 0:
                 return text[start + 1 : i], i + 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from rewards.answer_text import split_top
+from rewards.extract import braced
 
 MAX_PLAIN_CHARS = 300
 """Longer answers are not rewritten."""
@@ -211,20 +212,6 @@ _POWER_RE = re.compile(r" ?\^(?:\d|\{\d{1,2}\})")
 _BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
 
 
-def _closing(text: str, at: int) -> int | None:
-    """Index just past the bracket that closes the one at ``at``."""
-    opening, closing = text[at], {"(": ")", "{": "}"}[text[at]]
-    depth = 0
-    for i in range(at, min(len(text), at + MAX_PLAIN_CHARS)):
-        if text[i] == opening:
-            depth += 1
-        elif text[i] == closing:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return None
-
-
 def spell_reciprocal_hyperbolics(text: str) -> str:
     """``\\coth``, ``\\sech`` and ``\\csch`` applied to an argument, written as ``\\frac{1}{\\tanh ...}``
     and kin: latex2sympy reads ``\\coth(x)`` as ``cot(h(x))`` and ``\\sech x`` as ``sec(h x)``.
@@ -245,7 +232,8 @@ def spell_reciprocal_hyperbolics(text: str) -> str:
             at += 1
         end: int | None = None
         if at < len(text) and text[at] in "({":
-            end = _closing(text, at)
+            group = braced(text, at, MAX_PLAIN_CHARS)
+            end = group[1] if group else None
         else:
             bare = _BARE_ARG_RE.match(text, at)
             end = bare.end() if bare else None

@@ -9,7 +9,7 @@ timeout. Expressions with variables, relations, sets etc. are left to the symbol
 Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; implicit multiplication
 (``2\\pi``, ``(1+x)(2)``); ``( )``, ``[ ]``, ``{ }`` groups; ``\\frac{a}{b}`` (and ``\\frac12``);
 ``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``|x|``, ``\\lfloor x \\rfloor``, ``\\lceil x \\rceil``; ``\\pi``, ``e``;
-``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
+``n!`` of a whole number up to 150; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
 (``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
 """
 
@@ -19,10 +19,11 @@ import math
 import re
 from fractions import Fraction
 
-_TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^_(){}\[\]|]|[a-zA-Z])")
+_TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^_(){}\[\]|!]|[a-zA-Z])")
 _MAX_DEPTH = 40
 _MAX_ABS = 1e250
 _MAX_EXACT_BITS = 4096  # exact results larger than this fall back to floats (then inexact)
+_MAX_FACTORIAL = 150  # beyond _MAX_ABS from 144! on, which _check refuses; this bounds the work
 
 Value = Fraction | float
 """A Fraction is exact (only integers, ``+ - * /``, integer powers); a float is not."""
@@ -143,8 +144,8 @@ class _Reader:
             elif tok is not None and _starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
-                if (tok[0].isdigit() and self.t[self.i - 1] != ")") or tok == "\\frac":
-                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number); "(n-2) 2^n" is a product
+                if (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!")) or tok == "\\frac":
+                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number); "(n-2) 2^n", "2!3!" are products
                 value = _mul(value, self.power())
             else:
                 return _check(value)
@@ -159,10 +160,12 @@ class _Reader:
         return self.power()
 
     def power(self) -> Value:
-        base = self.atom()
+        base = self.factorial(self.atom())
         if self.peek() == "^":
             self.take()
             exponent = self.exponent()
+            if self.peek() == "!":
+                raise _Reject  # "2^3!": latex2sympy reads (2^3)!, a reader might read 2^(3!)
             if base == 0 and exponent <= 0:
                 raise _Reject
             if base < 0 and exponent != int(exponent):
@@ -171,6 +174,18 @@ class _Reader:
                 raise _Reject
             return _check(_pow(base, exponent))
         return base
+
+    def factorial(self, value: Value) -> Value:
+        """``5!``: a whole number from 0 to :data:`_MAX_FACTORIAL` followed by one ``!`` (``n!!``,
+        the double factorial, is refused)."""
+        if self.peek() != "!":
+            return value
+        self.take()
+        if self.peek() == "!" or not _exact(value) or value.denominator != 1:
+            raise _Reject
+        if not 0 <= value <= _MAX_FACTORIAL or self.peek() == "^":
+            raise _Reject  # "3!^2": latex2sympy refuses it
+        return _check(Fraction(math.factorial(int(value))))
 
     def exponent(self) -> Value:
         tok = self.peek()

@@ -5,6 +5,7 @@ Datasets built with sympy or a CAS store references such as ``sqrt(2)/2``, ``pi/
 math-verify refuses ``\\frac{\\pi}{4}`` against ``pi/4``, or credits ``13\\pi R^{3}`` for
 ``13*pi*R^2`` by reading only the leading ``13`` of both. :func:`plain_to_latex` rewrites such a
 bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp(u)`` to ``e^{u}``,
+``factorial(u)`` to ``(u)!``,
 ``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to ``\\cdot``, a
 parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
 ``pmatrix`` ``Eq(a, b)`` and ``a == b`` into ``a = b``), and returns None for anything else: text with
@@ -41,8 +42,9 @@ _GREEK = frozenset(
 )
 
 
-_CALLS = ("sqrt", "exp", "abs")
-"""Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``), not by name."""
+_CALLS = ("sqrt", "exp", "abs", "factorial")
+"""Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``, ``factorial(u)`` to
+``(u)!``), not by name."""
 
 
 def is_known_name(word: str) -> bool:
@@ -84,6 +86,12 @@ def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
     return None if inner is None else (inner, end + 1)
 
 
+def _call(name: str, inner: str) -> str:
+    if name == "factorial":  # a letter or a whole number needs no parentheses: n!, 5!
+        return f"{inner}!" if _is_letter(inner) or inner.isdigit() else f"({inner})!"
+    return {"sqrt": f"\\sqrt{{{inner}}}", "exp": f"e^{{{inner}}}", "abs": f"|{inner}|"}[name]
+
+
 def _is_letter(tok: str) -> bool:
     return len(tok) == 1 and tok.isalpha()
 
@@ -112,7 +120,7 @@ def _rewrite(tokens: list[str]) -> str | None:
             if group is None:
                 return None
             inner, i = group
-            out.append({"sqrt": f"\\sqrt{{{inner}}}", "exp": f"e^{{{inner}}}", "abs": f"|{inner}|"}[tok])
+            out.append(_call(tok, inner))
             continue
         if tok in ("^", "**"):
             if nxt == "(":

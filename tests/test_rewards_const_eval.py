@@ -27,6 +27,16 @@ from rewards.equivalence import decide_fast
         ("\\lfloor 2 \\sqrt{4} \\rfloor", Fraction(4)),
         ("\\lfloor \\sqrt{2}^2 \\rfloor", None),  # a float at an integer: its floor is not certain
         ("|3", None),
+        ("5!", Fraction(120)),
+        ("\\frac{10!}{2!3!}", Fraction(302400)),  # "2!3!" is a product, as latex2sympy reads it
+        ("-3!", Fraction(-6)),
+        ("(2+1)!", Fraction(6)),
+        ("0!", Fraction(1)),
+        ("2^3!", None),  # latex2sympy: (2^3)!
+        ("3!^2", None),  # latex2sympy refuses it
+        ("5!!", None),  # the double factorial
+        ("2.5!", None),
+        ("151!", None),
     ],
 )
 def test_evaluate_exact(expr: str, want: Fraction | None) -> None:

@@ -33,6 +33,8 @@ from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
         ("3^-x", "3^{-x}"),
         ("1+cosec(3*x)", "1+\\csc (3 \\cdot x)"),
         ("f(x) = ln|x|+c", "f(x) = \\ln |x|+c"),
+        ("factorial(n)/factorial(n + 1)", "n!/(n + 1)!"),  # sympy's factorial
+        ("2*factorial(5)", "2 \\cdot 5!"),
         ("arcsin (1/x)", "\\arcsin (1/x)"),
         ("coth x", "\\coth x"),  # the reciprocal hyperbolic functions
         ("sech^2(x)", "\\sech ^{2}(x)"),
@@ -103,6 +105,7 @@ def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool)
         ("7*z-cos(z)+11", "7z - \\cos z + 11"),
         ("pi/4", "\\frac{\\pi}{4}"),
         ("2**100", "2^{100}"),
+        ("1/(n + 1)", "factorial(n)/factorial(n + 1)"),  # before: f*a*c*t*o*r*i*a*l, not equal
     ],
 )
 def test_calculator_syntax_reaches_math_verify_as_latex(gold: str, pred: str) -> None:

@@ -23,7 +23,9 @@ _LIST_GLUE_RE = re.compile(
 )
 _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|or) ?$")
 _PHRASES = ("final answer", "the answer is", "answer:")
-_SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|,\s+(?:which|so|because|since|and|as)\b")
+_SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")
+"""Where a sentence ends after an answer phrase. Outside math mode a "!" there is punctuation
+("The answer is 5!"), never a factorial."""
 _PHRASE_LEAD_RE = re.compile(r"^[A-Za-z ,:;\-]*$")
 _LATER_VALUE_RE = re.compile(r"[\d$]")
 

@@ -18,6 +18,9 @@ EXTRACT_CASES = [
     ("\\fbox{x+1}", "x+1"),
     ("Natalia sold 48/2 = 24 clips.\n#### 72", "72"),
     ("Thus the answer is 3.5. Next we", "3.5"),
+    ("So the answer is 5!", "5"),  # prose: "!" ends the sentence, it is not 5! = 120
+    ("So the answer is 5! Great.", "5"),
+    ("So the answer is $5!$.", "5!"),  # in math mode it is the factorial
     ("Final Answer: $x=2$.", "x=2"),
     ("so the answer is of $6+1=7$ indeed", "6+1=7"),
     ("Final Answer: The largest $k$ is 12.", None),  # $k$ names the quantity, the value follows

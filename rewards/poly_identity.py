@@ -100,8 +100,8 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
                 return None
             skip_from, skip_until = num_end, den_end  # the denominator is a constant
             last = 0
-        elif t == "|":
-            return None  # |x| is not a polynomial
+        elif t in ("|", "!"):
+            return None  # |x| and n! are not polynomials
         elif t.startswith("\\"):
             if t not in _MULTIPLY:
                 return None

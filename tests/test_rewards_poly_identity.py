@@ -30,6 +30,9 @@ XY = frozenset("xy")
         ("\\sqrt{x}", None),
         ("\\sin(x)", None),
         ("e x", None),  # a letter that is not a variable
+        ("x!", None),  # a factorial: n! = 1 at n = 0 and 1, as 1 is
+        ("(x+1)! - x", None),
+        ("\\binom{x}{2}", None),
     ],
 )
 def test_degree_bound_only_for_syntactic_polynomials(expr: str, bound: int | None) -> None:

@@ -9,7 +9,7 @@ timeout. Expressions with variables, relations, sets etc. are left to the symbol
 Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; implicit multiplication
 (``2\\pi``, ``(1+x)(2)``); ``( )``, ``[ ]``, ``{ }`` groups; ``\\frac{a}{b}`` (and ``\\frac12``);
 ``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``|x|``, ``\\lfloor x \\rfloor``, ``\\lceil x \\rceil``; ``\\pi``, ``e``;
-``n!`` of a whole number up to 150; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
+``n!`` of a whole number up to 150; ``\\binom{n}{k}`` of whole numbers; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
 (``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
 """
 
@@ -23,6 +23,8 @@ _TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^_(){}\[\]|!]|[
 _MAX_DEPTH = 40
 _MAX_ABS = 1e250
 _MAX_EXACT_BITS = 4096  # exact results larger than this fall back to floats (then inexact)
+_BINOMIALS = ("\\binom", "\\dbinom", "\\tbinom")
+_MAX_BINOMIAL = 10_000  # the top of \binom{n}{k}; bounds the work of math.comb
 _MAX_FACTORIAL = 150  # beyond _MAX_ABS from 144! on, which _check refuses; this bounds the work
 
 Value = Fraction | float
@@ -144,8 +146,13 @@ class _Reader:
             elif tok is not None and _starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
-                if (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!")) or tok == "\\frac":
-                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number); "(n-2) 2^n", "2!3!" are products
+                if (
+                    (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!"))
+                    or tok == "\\frac"
+                    or tok in _BINOMIALS
+                ):
+                    raise _Reject  # "2 3" (a list?), "3\frac12" (a mixed number), "2\binom{4}{2}" (2 + 6 to
+                    # latex2sympy, as if mixed); "(n-2) 2^n", "2!3!" are products
                 value = _mul(value, self.power())
             else:
                 return _check(value)
@@ -181,7 +188,7 @@ class _Reader:
         if self.peek() != "!":
             return value
         self.take()
-        if self.peek() == "!" or not _exact(value) or value.denominator != 1:
+        if self.peek() == "!" or not _whole(value):
             raise _Reject
         if not 0 <= value <= _MAX_FACTORIAL or self.peek() == "^":
             raise _Reject  # "3!^2": latex2sympy refuses it
@@ -258,6 +265,16 @@ class _Reader:
             if den == 0:
                 raise _Reject
             return _div(num, den)
+        if tok in _BINOMIALS:
+            if self.peek() != "{":
+                raise _Reject  # "\binom{10}2": latex2sympy refuses it
+            n = self.group()
+            if self.peek() != "{":
+                raise _Reject
+            k = self.group()
+            if not (_whole(n) and _whole(k)) or not 0 <= n <= _MAX_BINOMIAL or k < 0:
+                raise _Reject
+            return _check(Fraction(math.comb(int(n), int(k))))
         if tok == "\\sqrt":
             index: Value = Fraction(2)
             if self.peek() == "[":
@@ -318,10 +335,15 @@ class _Reader:
         return arg
 
 
+def _whole(v: Value) -> bool:
+    return _exact(v) and v.denominator == 1
+
+
 def _starts_factor(tok: str) -> bool:
     return (
         tok in ("(", "{", "[", "\\pi", "e", "\\frac", "\\sqrt")
         or tok in _FUNCS
+        or tok in _BINOMIALS
         or tok in _ROUNDING
         or tok[0].isdigit()
     )

@@ -37,6 +37,14 @@ from rewards.equivalence import decide_fast
         ("5!!", None),  # the double factorial
         ("2.5!", None),
         ("151!", None),
+        ("\\binom{10}{2}", Fraction(45)),
+        ("\\dbinom{10}{2} - \\tbinom{5}{2}", Fraction(35)),
+        ("\\binom{3}{5}", Fraction(0)),
+        ("2\\binom{4}{2}", None),  # latex2sympy reads 2 + 6, as if a mixed number
+        ("2 \\cdot \\binom{4}{2}", Fraction(12)),
+        ("\\binom{10}2", None),  # latex2sympy refuses an unbraced argument
+        ("\\binom{2.5}{1}", None),
+        ("\\binom{-1}{2}", None),
     ],
 )
 def test_evaluate_exact(expr: str, want: Fraction | None) -> None:

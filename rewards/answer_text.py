@@ -111,30 +111,30 @@ VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}
 _LABEL_RE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{1,30}:\s?|[A-Za-z]:\s)")  # "Max: 3", not "A:B=1"
 
 
-def split_top(s: str, seps: str = ",;") -> list[str]:
-    parts: list[str] = []
-    depth = 0
-    cur: list[str] = []
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if c == "\\" and i + 1 < len(s) and s[i + 1] in "{}":
-            cur.append(s[i : i + 2])
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
-            continue
+def split_outside_brackets(s: str, at: re.Pattern[str]) -> list[str]:
+    """``s`` split at the matches of ``at`` that lie outside ``()``, ``[]`` and ``{}`` (``\\{``
+    and ``\\}`` count as brackets too); the parts are not stripped."""
+    depth, cut, parts = 0, 0, []
+    matches = {m.start(): m.end() for m in at.finditer(s)}
+    for i, c in enumerate(s):
         if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        if c in seps and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    parts.append("".join(cur))
-    return [p.strip() for p in parts]
+        elif depth == 0 and i in matches and i >= cut:
+            parts.append(s[cut:i])
+            cut = matches[i]
+    parts.append(s[cut:])
+    return parts
+
+
+_SEPARATORS = {",;": re.compile("[,;]"), ",": re.compile(",")}
+
+
+def split_top(s: str, seps: str = ",;") -> list[str]:
+    """``s`` split at the separators ``seps`` outside brackets, each part stripped."""
+    at = _SEPARATORS.get(seps) or re.compile(f"[{re.escape(seps)}]")
+    return [p.strip() for p in split_outside_brackets(s, at)]
 
 
 RELATION_OPS = ("\\le", "\\ge", "<", ">", "\\ne", "\\neq", "\\leq", "\\geq")
@@ -171,18 +171,7 @@ CHAIN_RE = re.compile(r"=|\\cong(?![a-zA-Z])|\\approx(?![a-zA-Z])|\\equiv(?![a-z
 def split_chain(s: str) -> list[str]:
     """``s`` split at the ``=``, ``\\approx``, ``\\cong`` and ``\\equiv`` outside braces and
     brackets: the ``=`` of ``\\sum_{k=1}^{n}`` or ``f(x=1)`` does not end a side."""
-    depth, cut, parts = 0, 0, []
-    matches = {m.start(): m.end() for m in CHAIN_RE.finditer(s)}
-    for i, c in enumerate(s):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and i in matches and i >= cut:
-            parts.append(s[cut:i])
-            cut = matches[i]
-    parts.append(s[cut:])
-    return parts
+    return split_outside_brackets(s, CHAIN_RE)
 
 
 def chain_tail(s: str) -> str | None:

@@ -9,8 +9,9 @@ timeout. Expressions with variables, relations, sets etc. are left to the symbol
 Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; implicit multiplication
 (``2\\pi``, ``(1+x)(2)``); ``( )``, ``[ ]``, ``{ }`` groups; ``\\frac{a}{b}`` (and ``\\frac12``);
 ``\\sqrt{x}``, ``\\sqrt[n]{x}``; ``|x|``, ``\\lfloor x \\rfloor``, ``\\lceil x \\rceil``; ``\\pi``, ``e``;
-``n!`` of a whole number up to 150; ``\\binom{n}{k}`` of whole numbers; ``\\ln``, ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name
-(``\\ln^3(2)``, ``\\sin^{2}(1)``; never ``^{-1}``).
+``n!`` of a whole number up to 150; ``\\binom{n}{k}`` of braced whole numbers; ``\\ln``,
+``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name (``\\ln^3(2)``,
+``\\sin^{2}(1)``; never ``^{-1}``).
 """
 
 from __future__ import annotations

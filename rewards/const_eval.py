@@ -25,6 +25,8 @@ _MAX_DEPTH = 40
 _MAX_ABS = 1e250
 _MAX_EXACT_BITS = 4096  # exact results larger than this fall back to floats (then inexact)
 _BINOMIALS = ("\\binom", "\\dbinom", "\\tbinom")
+"""Read only where a factor starts an expression or follows an operator: ``2\\binom{4}{2}`` is
+``2 + 6`` to latex2sympy, as if a mixed number, so a binomial never starts an implicit product."""
 _MAX_BINOMIAL = 10_000  # the top of \binom{n}{k}; bounds the work of math.comb
 _MAX_FACTORIAL = 150  # beyond _MAX_ABS from 144! on, which _check refuses; this bounds the work
 
@@ -147,13 +149,8 @@ class _Reader:
             elif tok is not None and _starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
-                if (
-                    (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!"))
-                    or tok == "\\frac"
-                    or tok in _BINOMIALS
-                ):
-                    raise _Reject  # "2 3" (a list?), "3\frac12" (a mixed number), "2\binom{4}{2}" (2 + 6 to
-                    # latex2sympy, as if mixed); "(n-2) 2^n", "2!3!" are products
+                if (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!")) or tok == "\\frac":
+                    raise _Reject  # "2 3" (a list?) or "3\frac12" (a mixed number); "(n-2) 2^n", "2!3!" are products
                 value = _mul(value, self.power())
             else:
                 return _check(value)
@@ -344,7 +341,6 @@ def _starts_factor(tok: str) -> bool:
     return (
         tok in ("(", "{", "[", "\\pi", "e", "\\frac", "\\sqrt")
         or tok in _FUNCS
-        or tok in _BINOMIALS
         or tok in _ROUNDING
         or tok[0].isdigit()
     )

@@ -5,9 +5,8 @@ Datasets built with sympy or a CAS store references such as ``sqrt(2)/2``, ``pi/
 math-verify refuses ``\\frac{\\pi}{4}`` against ``pi/4``, or credits ``13\\pi R^{3}`` for
 ``13*pi*R^2`` by reading only the leading ``13`` of both. :func:`plain_to_latex` rewrites such a
 bare answer token by token (``**`` to ``^``, ``sqrt(u)`` to ``\\sqrt{u}``, ``exp(u)`` to ``e^{u}``,
-``factorial(u)`` to ``(u)!``,
-``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to ``\\cdot``, a
-parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
+``factorial(u)`` to ``(u)!``, ``sin(`` to ``\\sin(``, ``pi`` to ``\\pi``, ``oo`` to ``\\infty``, ``*`` to
+``\\cdot``, a parenthesised or multi-digit exponent into braces, sympy's ``Matrix([[1, 2]])`` into a
 ``pmatrix`` ``Eq(a, b)`` and ``a == b`` into ``a = b``), and returns None for anything else: text with
 LaTeX commands or ``$``, a word that is not a known function or constant (``dog``,
 ``eval``), unbalanced parentheses. Nothing is evaluated; answers over 300 characters are left

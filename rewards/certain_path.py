@@ -42,6 +42,7 @@ from rewards.equations import (
 from rewards.exact_numbers import Num, read_number
 from rewards.expression_lists import lists_decide
 from rewards.expressions import (
+    complex_constants_decide,
     constant_value,
     constants_decide,
     expressions_decide,
@@ -157,7 +158,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if is_scalar(gold, vg) and is_inequality(pred) or is_scalar(pred, vp) and is_inequality(gold):
         return False  # a number against "x \\ge 5" or "2 < x < 5" (math-verify: never equal)
     if vg is None or vp is None:
-        got = constants_decide(gold, pred)
+        got = complex_constants_decide(gold, pred)
+        if got is None:
+            got = constants_decide(gold, pred)
         if got is None:
             got = huge_or_pm_decide(gold, pred)
         if got is not None:

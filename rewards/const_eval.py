@@ -12,6 +12,9 @@ Subset: decimal numbers; ``+ - * / ^``; ``\\cdot``, ``\\times``, ``\\div``; impl
 ``n!`` of a whole number up to 150; ``\\binom{n}{k}`` of braced whole numbers; ``\\ln``,
 ``\\sin``, ``\\cos``, ``\\tan`` of a group, with an optional power on the name (``\\ln^3(2)``,
 ``\\sin^{2}(1)``; never ``^{-1}``).
+
+:func:`evaluate_gaussian` reads the same subset with ``i`` as the imaginary unit and rational
+arithmetic on complex numbers (:mod:`rewards.gaussian_numbers`): ``i(2-i)`` is ``1+2i``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+
+from rewards.gaussian_numbers import IMAGINARY_UNIT, Gaussian, gaussian, gaussian_power
 
 _TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^_(){}\[\]|!]|[a-zA-Z])")
 _MAX_DEPTH = 40
@@ -31,7 +36,8 @@ _MAX_BINOMIAL = 10_000  # the top of \binom{n}{k}; bounds the work of math.comb
 _MAX_FACTORIAL = 150  # beyond _MAX_ABS from 144! on, which _check refuses; this bounds the work
 
 Value = Fraction | float
-"""A Fraction is exact (only integers, ``+ - * /``, integer powers); a float is not."""
+"""A Fraction is exact (only integers, ``+ - * /``, integer powers); a float is not. The reader of
+:func:`evaluate_gaussian` also makes :class:`~rewards.gaussian_numbers.Gaussian` values (exact)."""
 _FUNCS = {"\\ln": math.log, "\\sin": math.sin, "\\cos": math.cos, "\\tan": math.tan}
 _OPEN_CLOSE = {"(": ")", "[": "]", "{": "}"}
 _ROUNDING = {"\\lfloor": ("\\rfloor", math.floor), "\\lceil": ("\\rceil", math.ceil)}
@@ -41,16 +47,21 @@ def _exact(v: Value) -> bool:
     return isinstance(v, Fraction)
 
 
+def _exact_or_complex(a: Value) -> bool:
+    return isinstance(a, (Fraction, Gaussian))
+
+
 def _mul(a: Value, b: Value) -> Value:
-    return a * b if _exact(a) and _exact(b) else float(a) * float(b)
+    # float() of a Gaussian raises TypeError: a complex value never mixes with a float
+    return a * b if _exact_or_complex(a) and _exact_or_complex(b) else float(a) * float(b)
 
 
 def _div(a: Value, b: Value) -> Value:
-    return a / b if _exact(a) and _exact(b) else float(a) / float(b)
+    return a / b if _exact_or_complex(a) and _exact_or_complex(b) else float(a) / float(b)
 
 
 def _add(a: Value, b: Value) -> Value:
-    return a + b if _exact(a) and _exact(b) else float(a) + float(b)
+    return a + b if _exact_or_complex(a) and _exact_or_complex(b) else float(a) + float(b)
 
 
 def _pow(base: Value, exponent: Value) -> Value:
@@ -103,10 +114,14 @@ def _tokenize(s: str) -> list[str]:
 
 
 class _Reader:
-    def __init__(self, tokens: list[str]) -> None:
+    def __init__(self, tokens: list[str], imaginary: bool = False) -> None:
         self.t = tokens
         self.i = 0
         self.depth = 0
+        self.imaginary = imaginary  # "i" is the imaginary unit (evaluate_gaussian)
+
+    def starts_factor(self, tok: str) -> bool:
+        return _starts_factor(tok) or (self.imaginary and tok == "i")
 
     def peek(self) -> str | None:
         return self.t[self.i] if self.i < len(self.t) else None
@@ -146,7 +161,7 @@ class _Reader:
                     raise _Reject
                 value = _div(value, den)
                 after_division = True
-            elif tok is not None and _starts_factor(tok):
+            elif tok is not None and self.starts_factor(tok):
                 if after_division:
                     raise _Reject  # "1/2\pi": (1/2)*pi or 1/(2 pi)?
                 if (tok[0].isdigit() and self.t[self.i - 1] not in (")", "!")) or tok == "\\frac":
@@ -171,6 +186,13 @@ class _Reader:
             exponent = self.exponent()
             if self.peek() == "!":
                 raise _Reject  # "2^3!": latex2sympy reads (2^3)!, a reader might read 2^(3!)
+            if isinstance(base, Gaussian) or isinstance(exponent, Gaussian):
+                if not _whole(exponent):
+                    raise _Reject  # "i^{1/2}", "2^i": several values, or not algebraic
+                try:
+                    return _check(gaussian_power(base, exponent))  # type: ignore[arg-type]
+                except ValueError:
+                    raise _Reject from None
             if base == 0 and exponent <= 0:
                 raise _Reject
             if base < 0 and exponent != int(exponent):
@@ -253,6 +275,8 @@ class _Reader:
             return math.pi
         if tok == "e":
             return math.e
+        if tok == "i" and self.imaginary:
+            return IMAGINARY_UNIT
         if tok == "\\frac":
             braced = self.peek() == "{"
             num = self.brace_or_digit()
@@ -280,12 +304,19 @@ class _Reader:
                 if index < 2 or index != int(index):
                     raise _Reject
             radicand = self.brace_or_digit()
+            if self.imaginary and index == 2 and _exact(radicand) and radicand < 0:
+                root = _root(-radicand, 2)  # \sqrt{-4} = 2i, the principal root (sympy's)
+                if not _exact(root):
+                    raise _Reject
+                return gaussian(Fraction(0), root)  # type: ignore[arg-type]
             if radicand < 0:
                 raise _Reject
             return _root(radicand, int(index))
         if tok == "|":  # |x|: no implicit product inside, so the first "|" after a term closes it
             value = self.expr()
             self.take("|")
+            if isinstance(value, Gaussian):
+                return _root(value.norm(), 2)  # |3+4i| = 5
             return abs(value)
         if tok in _ROUNDING:
             closer, rounding = _ROUNDING[tok]
@@ -353,6 +384,10 @@ def _number(tok: str) -> Value:
 
 
 def _check(value: Value) -> Value:
+    if isinstance(value, Gaussian):
+        if max(abs(value.re), abs(value.im)) > _MAX_ABS:
+            raise _Reject
+        return value
     if isinstance(value, float) and not math.isfinite(value):
         raise _Reject
     if abs(value) > _MAX_ABS:
@@ -362,10 +397,23 @@ def _check(value: Value) -> Value:
 
 def evaluate_exact(s: str) -> Value | None:
     """The value of a closed-form constant: a Fraction when exact, a float when not, or None."""
+    return _evaluate(s, imaginary=False)
+
+
+def evaluate_gaussian(s: str) -> Fraction | Gaussian | None:
+    """The exact value of a constant with ``i`` the imaginary unit (``\\frac{1+i}{1-i}`` is ``i``,
+    ``\\sqrt{-4}`` is ``2i``, ``|3+4i|`` is 5): a Fraction or a
+    :class:`~rewards.gaussian_numbers.Gaussian`, or None for anything inexact (``\\pi i``,
+    ``\\sqrt{2}i``) or outside the subset (``e^{i\\pi}``, ``i^{1/2}``)."""
+    value = _evaluate(s, imaginary=True)
+    return value if isinstance(value, (Fraction, Gaussian)) else None
+
+
+def _evaluate(s: str, imaginary: bool) -> Value | None:
     if not s or len(s) > 500:
         return None
     try:
-        reader = _Reader(_tokenize(s))
+        reader = _Reader(_tokenize(s), imaginary)
         value = reader.expr()
         if reader.peek() is not None:
             return None

@@ -1,6 +1,6 @@
 """Closed-form constants and expressions in a few variables, decided by exact evaluation.
 
-Constants (``\\sqrt{2}``, ``\\log_2 8``, ``e^{i\\pi}``) are evaluated by :mod:`rewards.const_eval`;
+Constants (``\\sqrt{2}``, ``\\log_2 8``, ``1+2i``) are evaluated by :mod:`rewards.const_eval`;
 expressions in one to three single-letter variables are evaluated at rational points. Different
 values at a point prove two answers different; equal values prove nothing except for polynomials,
 where :mod:`rewards.poly_identity` proves the identity on a grid.
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rewards.answer_text import DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
-from rewards.const_eval import evaluate_exact
+from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
 from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
 from rewards.formal_identity import FUNCTIONS, read_pair
@@ -31,6 +31,29 @@ def is_scalar(s: str, v: Value | None) -> bool:
 
 def constant_value(s: str) -> Fraction | float | None:
     return evaluate_exact(drop_var_lhs(s))
+
+
+_IMAGINARY_I_RE = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
+
+
+def complex_constants_decide(gold: str, pred: str) -> bool | None:
+    """Both sides exact complex constants with ``i`` the imaginary unit (``1+2i`` against
+    ``i(2-i)``, ``3+4i`` against ``3-4i``): compared exactly. With a decimal on either side, only
+    an exact match is certain (the rounding rule of :func:`constants_decide` is for real numbers).
+    None unless a side has an ``i`` and both are read.
+
+    math-verify (latex2sympy) reads ``i`` as a variable, so an answer that is only equal through
+    ``i^2 = -1`` is credited here and not there; the math answer sets we measured label ``1+2i`` and
+    ``i(2-i)`` equal. A difference here is a difference there too: equal polynomials in ``i`` are
+    equal complex numbers."""
+    if not (_IMAGINARY_I_RE.search(gold) or _IMAGINARY_I_RE.search(pred)):
+        return None
+    cg, cp = evaluate_gaussian(drop_var_lhs(gold)), evaluate_gaussian(drop_var_lhs(pred))
+    if cg is None or cp is None:
+        return None
+    if cg == cp:
+        return True
+    return None if DECIMAL_LITERAL_RE.search(gold + pred) else False
 
 
 def constants_decide(gold: str, pred: str) -> bool | None:

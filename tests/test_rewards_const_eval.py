@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from rewards.const_eval import evaluate_exact
+from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.equivalence import decide_fast
+from rewards.gaussian_numbers import Gaussian
 
 
 @pytest.mark.parametrize(
@@ -103,4 +104,58 @@ def test_scientific_notation_with_fewer_digits_than_its_exponent(gold: str, pred
     ],
 )
 def test_logarithms_with_a_written_base(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("expr", "want"),
+    [
+        ("i(2-i)", Gaussian(Fraction(1), Fraction(2))),
+        ("(1+i)^2", Gaussian(Fraction(0), Fraction(2))),
+        ("i^2", Fraction(-1)),  # a zero imaginary part is a plain Fraction
+        ("3i^2", Fraction(-3)),  # the power binds to i
+        ("\\frac{1+i}{1-i}", Gaussian(Fraction(0), Fraction(1))),
+        ("(1+i)^{-2}", Gaussian(Fraction(0), Fraction(-1, 2))),
+        ("\\sqrt{-4}", Gaussian(Fraction(0), Fraction(2))),  # the principal root, as sympy's
+        ("|3+4i|", Fraction(5)),
+        ("\\frac{3}{5}+\\frac{4}{5}i", Gaussian(Fraction(3, 5), Fraction(4, 5))),
+        ("2", Fraction(2)),
+        ("\\sqrt{-2}", None),  # an inexact imaginary part
+        ("\\pi i", None),  # a float never mixes with a complex value
+        ("e^{i\\pi}", None),
+        ("i^{1/2}", None),  # several values
+        ("2^i", None),
+        ("(1+i)^{65}", None),  # beyond the exponent cap
+        ("i2", None),  # a name or an index, not a product
+        ("1/2i", None),  # (1/2)i or 1/(2i)?
+        ("i!", None),
+        ("\\lfloor i \\rfloor", None),
+        ("\\sin(i)", None),
+        ("\\sqrt{2}", None),  # real but inexact: evaluate_exact's (a float), not this reader's
+    ],
+)
+def test_evaluate_gaussian(expr: str, want: Fraction | Gaussian | None) -> None:
+    assert evaluate_gaussian(expr) == want
+    if want is not None and "i" in expr:
+        assert evaluate_exact(expr) is None  # the real reader never reads i
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("1+2i", "i(2-i)", True),  # equal through i^2 = -1 (math-verify reads i as a variable)
+        ("2i", "(1+i)^2", True),
+        ("-i", "\\frac{1}{i}", True),
+        ("i", "\\frac{1+i}{1-i}", True),
+        ("z = 3+4i", "4i+3", True),
+        ("\\frac{3+4i}{5}", "\\frac{3}{5}+\\frac{4}{5}i", True),
+        ("0.5+0.5i", "\\frac{1+i}{2}", True),  # a decimal equal exactly
+        ("3+4i", "3-4i", False),
+        ("1+i", "1-i", False),
+        ("5", "|3+4i|", True),
+        ("0.33+i", "\\frac13+i", None),  # decimals: only an exact match is certain
+        ("1+2i", "\\sqrt{2}i+1", None),  # inexact: math-verify decides
+    ],
+)
+def test_complex_constants_are_compared_exactly(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want

@@ -198,7 +198,7 @@ def test_uncertain_pairs_go_to_math_verify_and_are_cached() -> None:
         ("\\frac{1}{x}", "\\frac{x}{x^2+1}", False),  # different at a rational point
         ("x^2-1", "(x-1)^2", False),  # different at a rational point: a proof
         ("n^{2}+n+1", "4\\sqrt{2}", False),  # varies against a constant
-        ("-1", "i^2", None),  # i may be the imaginary unit: math-verify decides
+        ("-1", "i^2", True),  # i is the imaginary unit (exact complex arithmetic)
     ],
 )
 def test_expressions_are_decided_by_exact_evaluation(gold: str, pred: str, want: bool | None) -> None:

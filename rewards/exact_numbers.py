@@ -41,6 +41,7 @@ _UNIT_WORDS = frozenset(
 )
 _UNIT_TOKEN_RE = re.compile(r"^([a-zA-Z/]+)(?:\^\{?[23]\}?|[23²³])?$")
 _GLUED_UNIT_RE = re.compile(r"^(\d[\d.,]*)([a-zA-Z]{1,6}(?:\^\{?[23]\}?|[23²³])?)$")
+_SPACED_POWER_RE = re.compile(r" +\^")
 _INT_RE = re.compile(r"^\d+$")
 _THOUSANDS_RE = re.compile(r"^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 _DEC_RE = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
@@ -63,8 +64,9 @@ _NUMBER_WORD_RE = re.compile(r"^([a-z]+)(?:[ -]([a-z]+))?$")
 
 
 def _strip_units(s: str) -> str:
-    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100`` (a few trailing unit words)."""
-    parts = s.split(" ")
+    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100`` (a few trailing unit words).
+    A power set apart from its unit (``6 cm ^2``, from ``6 \\text{ cm}^2``) stays with the unit."""
+    parts = _SPACED_POWER_RE.sub("^", s).split(" ")
     for _ in range(4):
         if len(parts) < 2:
             break

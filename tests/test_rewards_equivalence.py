@@ -157,6 +157,8 @@ def test_not_equivalent(gold: str, pred: str) -> None:
         ("\\{1,2\\}", "\\{2,1\\}"),
         ("50\\%", "0.5"),
         ("A", "(a)"),
+        ("5\\text{ cm}^2", "5"),  # a unit with its power (normalised to "5 cm ^2")
+        ("6 \\text{ m}^{2}", "6"),
     ],
 )
 def test_fast_path_decides_simple_forms_without_worker(gold: str, pred: str) -> None:

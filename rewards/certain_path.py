@@ -61,6 +61,7 @@ from rewards.extract import (
 )
 from rewards.formal_identity import read_pair
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
+from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
@@ -121,6 +122,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         got = _yes_no(pred)
         if got is not None:
             return got == yn
+    same = quantities_decide(gold, pred)
+    if same is not None:
+        return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
     if "=" in gold and "=" in pred:
         same = None if text_words else equations_decide(gold, pred)
         if same is not None:

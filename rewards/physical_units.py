@@ -1,0 +1,383 @@
+"""Quantities with physical units on the certain path: ``1 J`` = ``0.001 kJ`` = ``1 N \\cdot m``.
+
+:func:`read_quantity` reads a normalised answer that is one number followed by a unit expression
+(``9.8 m/s^2``, ``5000 mA``, ``1.2 \\times 10^{3} kg m / s^2``, ``12 cm ^2``, ``3 hours``) as the
+number as written and the unit's exact factor to SI base units with its dimension.
+:func:`quantities_decide` compares two such answers when **both** carry a unit: the same dimension
+compares the values in one unit by the numeric rule of :mod:`rewards.exact_numbers` (exactly, or a
+rounded decimal reference), another dimension is a different answer (``9.8 N`` against ``9.8 m``,
+``12 m^2`` against ``12 m``). A side without a unit, or with any token that is not a unit of the
+table below, is left to the other rules (``12 m^2`` against ``12`` stays the unit-dropping rule).
+
+The table holds units with exact SI factors only: SI base and derived units with their prefixes,
+litres, minutes to weeks, the international inch/foot/yard/mile and avoirdupois pound/ounce, the
+US gallon, electronvolt, atmosphere, bar, angstrom. Left out on purpose: symbols more often
+something else in an answer (bare ``C`` and ``F``: after normalisation ``25^\\circ C`` is
+``25 C``; ``in``; ``S``; ``l``), units whose factor is a measured constant (``amu``, ``slug``,
+calories), temperatures in Celsius or Fahrenheit (affine), angles, and months or years
+against days (calendar lengths vary; ``1 year`` = ``12 months`` is exact and read).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rewards.exact_numbers import Num, nums_equal, read_number
+
+Dims = tuple[int, int, int, int, int, int, int, int]
+"""Exponents of m, kg, s, A, K, mol, cd and calendar months."""
+
+_M, _KG, _S, _A, _K, _MOL, _CD, _MONTH = range(8)
+
+
+def _dims(**powers: int) -> Dims:
+    names = ("m", "kg", "s", "A", "K", "mol", "cd", "month")
+    return tuple(powers.get(n, 0) for n in names)  # type: ignore[return-value]
+
+
+_NONE: Dims = (0, 0, 0, 0, 0, 0, 0, 0)
+
+_PREFIXES = {
+    "P": Fraction(10) ** 15,
+    "T": Fraction(10) ** 12,
+    "G": Fraction(10) ** 9,
+    "M": Fraction(10) ** 6,
+    "k": Fraction(1000),
+    "h": Fraction(100),
+    "da": Fraction(10),
+    "d": Fraction(1, 10),
+    "c": Fraction(1, 100),
+    "m": Fraction(1, 1000),
+    "µ": Fraction(1, 10**6),
+    "μ": Fraction(1, 10**6),
+    "n": Fraction(1, 10**9),
+    "p": Fraction(1, 10**12),
+    "f": Fraction(1, 10**15),
+}
+"""SI prefixes (atto and below, exa and above are left out: ``am`` is a time of day)."""
+
+_PREFIXABLE: dict[str, tuple[Fraction, Dims]] = {
+    "m": (Fraction(1), _dims(m=1)),
+    "g": (Fraction(1, 1000), _dims(kg=1)),
+    "s": (Fraction(1), _dims(s=1)),
+    "A": (Fraction(1), _dims(A=1)),
+    "K": (Fraction(1), _dims(K=1)),
+    "mol": (Fraction(1), _dims(mol=1)),
+    "cd": (Fraction(1), _dims(cd=1)),
+    "N": (Fraction(1), _dims(kg=1, m=1, s=-2)),
+    "J": (Fraction(1), _dims(kg=1, m=2, s=-2)),
+    "W": (Fraction(1), _dims(kg=1, m=2, s=-3)),
+    "Wh": (Fraction(3600), _dims(kg=1, m=2, s=-2)),
+    "Pa": (Fraction(1), _dims(kg=1, m=-1, s=-2)),
+    "Hz": (Fraction(1), _dims(s=-1)),
+    "C": (Fraction(1), _dims(A=1, s=1)),
+    "V": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-1)),
+    "Ω": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-2)),
+    "F": (Fraction(1), _dims(kg=-1, m=-2, s=4, A=2)),
+    "T": (Fraction(1), _dims(kg=1, s=-2, A=-1)),
+    "Wb": (Fraction(1), _dims(kg=1, m=2, s=-2, A=-1)),
+    "H": (Fraction(1), _dims(kg=1, m=2, s=-2, A=-2)),
+    "L": (Fraction(1, 1000), _dims(m=3)),
+    "eV": (Fraction(1602176634, 10**28), _dims(kg=1, m=2, s=-2)),
+}
+"""Units that take an SI prefix (``kJ``, ``mA``, ``µs``), with their factor to SI base units."""
+
+_UNPREFIXED_ONLY = frozenset({"C", "F"})
+"""Symbols read only with a prefix (``µC``, ``nF``): a bare ``C`` or ``F`` is more often a
+temperature scale (``25^\\circ C`` normalises to ``25 C``)."""
+
+_INCH = Fraction(254, 10000)
+_POUND = Fraction(45359237, 10**8)
+_MINUTE, _HOUR, _DAY = Fraction(60), Fraction(3600), Fraction(86400)
+
+_WHOLE_UNITS: dict[str, tuple[Fraction, Dims]] = {
+    "min": (_MINUTE, _dims(s=1)),
+    "h": (_HOUR, _dims(s=1)),
+    "hr": (_HOUR, _dims(s=1)),
+    "ml": (Fraction(1, 10**6), _dims(m=3)),
+    "ft": (12 * _INCH, _dims(m=1)),
+    "yd": (36 * _INCH, _dims(m=1)),
+    "mi": (63360 * _INCH, _dims(m=1)),
+    "lb": (_POUND, _dims(kg=1)),
+    "oz": (_POUND / 16, _dims(kg=1)),
+    "gal": (231 * _INCH**3, _dims(m=3)),
+    "mph": (63360 * _INCH / _HOUR, _dims(m=1, s=-1)),
+    "kph": (Fraction(1000) / _HOUR, _dims(m=1, s=-1)),
+    "atm": (Fraction(101325), _dims(kg=1, m=-1, s=-2)),
+    "bar": (Fraction(10**5), _dims(kg=1, m=-1, s=-2)),
+    "Å": (Fraction(1, 10**10), _dims(m=1)),
+    "ohm": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-2)),
+    "month": (Fraction(1), _dims(month=1)),
+    "year": (Fraction(12), _dims(month=1)),
+    "yr": (Fraction(12), _dims(month=1)),
+    "decade": (Fraction(120), _dims(month=1)),
+    "century": (Fraction(1200), _dims(month=1)),
+}
+"""Units read only as written."""
+
+_WORD_UNITS: dict[str, str] = {
+    "meter": "m",
+    "metre": "m",
+    "gram": "g",
+    "second": "s",
+    "sec": "s",
+    "ampere": "A",
+    "amp": "A",
+    "kelvin": "K",
+    "mole": "mol",
+    "newton": "N",
+    "joule": "J",
+    "watt": "W",
+    "pascal": "Pa",
+    "hertz": "Hz",
+    "coulomb": "C",
+    "volt": "V",
+    "tesla": "T",
+    "liter": "L",
+    "litre": "L",
+    "electronvolt": "eV",
+}
+"""Unit names that take a prefix word (``kilometers``, ``milliseconds``); plural ``s`` allowed."""
+
+_PREFIX_WORDS = {
+    "kilo": "k",
+    "centi": "c",
+    "milli": "m",
+    "micro": "µ",
+    "nano": "n",
+    "mega": "M",
+    "giga": "G",
+}
+
+_WHOLE_WORDS: dict[str, str] = {
+    "minute": "min",
+    "hour": "h",
+    "inch": "in",
+    "foot": "ft",
+    "feet": "ft",
+    "yard": "yd",
+    "mile": "mi",
+    "pound": "lb",
+    "lbs": "lb",
+    "ounce": "oz",
+    "gallon": "gal",
+    "angstrom": "Å",
+    "day": "day",
+    "week": "week",
+    "mins": "min",
+    "hrs": "h",
+    "secs": "s",
+    "months": "month",
+    "years": "year",
+    "yrs": "year",
+    "decades": "decade",
+    "centuries": "century",
+    "inches": "in",
+    "month": "month",
+    "year": "year",
+    "decade": "decade",
+    "century": "century",
+}
+"""Other unit names, plural ``s`` allowed (``inch`` is read only as a word: ``in`` is a word)."""
+
+_NAMED: dict[str, tuple[Fraction, Dims]] = {
+    "in": (_INCH, _dims(m=1)),
+    "day": (_DAY, _dims(s=1)),
+    "week": (7 * _DAY, _dims(s=1)),
+}
+
+
+def _unit_symbol(name: str) -> tuple[Fraction, Dims] | None:
+    """The factor and dimension of one unit token (``kJ``, ``mA``, ``hours``), or None."""
+    if name in _WHOLE_UNITS:
+        return _WHOLE_UNITS[name]
+    if name in _PREFIXABLE and name not in _UNPREFIXED_ONLY:
+        return _PREFIXABLE[name]
+    for prefix, factor in _PREFIXES.items():
+        base = name[len(prefix) :]
+        if name.startswith(prefix) and base in _PREFIXABLE:
+            scale, dims = _PREFIXABLE[base]
+            return factor * scale, dims
+    word = name.lower()
+    for candidate in (word, word[:-1] if word.endswith("s") else word):
+        if candidate in _WHOLE_WORDS:
+            whole = _WHOLE_WORDS[candidate]
+            return _NAMED.get(whole) or _WHOLE_UNITS.get(whole) or _unit_symbol(whole)
+        for prefix_word, prefix in ("", ""), *_PREFIX_WORDS.items():
+            if candidate.startswith(prefix_word) and candidate[len(prefix_word) :] in _WORD_UNITS:
+                symbol = _WORD_UNITS[candidate[len(prefix_word) :]]
+                scale, dims = _PREFIXABLE[symbol]
+                return (_PREFIXES[prefix] if prefix else 1) * scale, dims
+    return None
+
+
+@dataclass(frozen=True)
+class Quantity:
+    number: Num
+    scale: Fraction  # the unit's factor to SI base units
+    dims: Dims
+
+
+_NUMBER_RE = re.compile(
+    r"^[+-]? ?(?:\\frac ?\{ ?\d+ ?\} ?\{ ?\d+ ?\}|\d+ ?/ ?\d+(?= )|"
+    r"10 ?(?:\^|\*\*) ?(?:\{ ?[+-]?\d+ ?\}|[+-]?\d+)|"
+    r"(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+    r"(?: ?(?:\\times|\\cdot|\*|x) ?10 ?(?:\^|\*\*) ?(?:\{ ?[+-]?\d+ ?\}|[+-]?\d+))?)"
+)
+_POWER_OF_TEN_RE = re.compile(r"^([+-]?) ?10 ?\^ ?\{? ?([+-]?\d+) ?\}?$")
+_WRAPPER_RE = re.compile(
+    r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox|unit)\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
+)
+_FRAC_RE = re.compile(r"\\frac ?\{([^{}]*)\} ?\{([^{}]*)\}")
+_TIMES_RE = re.compile(r"\\cdot(?![a-zA-Z])|\\times(?![a-zA-Z])|[·×⋅*]")
+_SPACE_RE = re.compile(r"\\[,;: !]|~")
+_SYMBOL_COMMANDS = (("\\Omega", "Ω"), ("\\mu ", "µ"), ("\\mu", "µ"), ("\\AA", "Å"), ("\\ohm", "Ω"))
+_TOKEN_RE = re.compile(
+    r" *(?:([A-Za-zΩµμÅ]+)|(\^ ?\{ ?[+-]?\d+ ?\}|\^ ?\( ?[+-]?\d+ ?\)|\^ ?[+-]?\d)|([/()])) *"
+)
+
+_MAX_UNIT_CHARS = 80
+
+
+def _value(number: str) -> Num | None:
+    text = number.replace("**", "^").replace(" ", "")
+    m = _POWER_OF_TEN_RE.match(text)
+    if m:
+        return Num((-1 if m.group(1) == "-" else 1) * Fraction(10) ** int(m.group(2)), None, False)
+    text = re.sub(r"\^([+-]?\d+)$", r"^{\1}", text)
+    return read_number(text)
+
+
+def _parse_units(text: str) -> tuple[Fraction, Dims] | None:
+    """The factor and dimension of a unit expression: products (space, ``*``, ``\\cdot``), one
+    ``/`` (everything after it divides: ``kg m / s^2``), parentheses, whole powers."""
+    s = text
+    for _ in range(3):
+        s = _WRAPPER_RE.sub(r" \1 ", s)
+    while "\\frac" in s:
+        new = _FRAC_RE.sub(r"(\1)/(\2)", s)
+        if new == s:
+            return None
+        s = new
+    for command, symbol in _SYMBOL_COMMANDS:
+        s = s.replace(command, symbol)
+    s = _SPACE_RE.sub(" ", _TIMES_RE.sub(" ", s.replace("**", "^")))
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(s):
+        m = _TOKEN_RE.match(s, pos)
+        if not m or m.end() == pos:
+            return None
+        if m.group(1):
+            tokens.append(("unit", m.group(1)))
+        elif m.group(2):
+            tokens.append(("power", re.sub(r"[\^{}() ]", "", m.group(2))))
+        else:
+            tokens.append((m.group(3), m.group(3)))
+        pos = m.end()
+    got, end = _product(tokens, 0, 0)
+    return got if got is not None and end == len(tokens) else None
+
+
+def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[tuple[Fraction, Dims] | None, int]:
+    scale, dims = Fraction(1), _NONE
+    divide, seen = False, False
+    while i < len(tokens):
+        kind, text = tokens[i]
+        if kind == "/":
+            if divide or not seen:
+                return None, i
+            divide, i = True, i + 1
+            continue
+        if kind == ")":
+            break
+        if kind == "(":
+            if depth >= 3:
+                return None, i
+            inner, i = _product(tokens, i + 1, depth + 1)
+            if inner is None or i >= len(tokens) or tokens[i][0] != ")":
+                return None, i
+            i += 1
+            factor = inner
+        elif kind == "unit":
+            unit = _unit_symbol(text)
+            if unit is None:
+                return None, i
+            factor, i = unit, i + 1
+        else:
+            return None, i  # a power without a unit before it
+        power = 1
+        if i < len(tokens) and tokens[i][0] == "power":
+            power, i = int(tokens[i][1]), i + 1
+            if power == 0 or abs(power) > 6:
+                return None, i
+        if divide:
+            power = -power
+        scale *= factor[0] ** power
+        dims = tuple(a + power * b for a, b in zip(dims, factor[1], strict=True))  # type: ignore[assignment]
+        seen = True
+    if not seen or (divide and tokens[i - 1][0] == "/"):
+        return None, i
+    return (scale, dims), i
+
+
+def read_quantity(s: str) -> Quantity | None:
+    """One number followed by a unit expression of the table (``5000 mA``, ``9.8 N / kg``,
+    ``3 hours``), or None (no unit, a word that is not a unit, a variable, several numbers)."""
+    if len(s) > _MAX_UNIT_CHARS + 40:
+        return None
+    m = _NUMBER_RE.match(s)
+    if not m:
+        return None
+    rest = s[m.end() :].strip()
+    if not rest or len(rest) > _MAX_UNIT_CHARS or not re.match(r"[A-Za-z\\Ωµμ]", rest):
+        return None
+    number = _value(m.group(0).strip())
+    unit = _parse_units(rest)
+    if number is None or unit is None or unit[1] == _NONE:
+        return None
+    return Quantity(number, unit[0], unit[1])
+
+
+def _in_unit(q: Quantity, scale: Fraction) -> Num | None:
+    """``q``'s number in the unit of factor ``scale``; None when the decimal places it was written
+    with do not carry over (the factor between the units is not a power of ten)."""
+    ratio = q.scale / scale
+    value = q.number.value * ratio
+    if q.number.digits is None:
+        return Num(value, None, False)
+    k = 0
+    while ratio.numerator % 10 == 0 and ratio.denominator == 1:
+        ratio, k = ratio / 10, k + 1
+    while ratio.denominator % 10 == 0 and ratio.numerator == 1 and ratio != 1:
+        ratio, k = ratio * 10, k - 1
+    return Num(value, q.number.digits - k, False) if ratio == 1 else None
+
+
+def quantities_decide(gold: str, pred: str) -> bool | None:
+    """Two quantities with units: equal values in one unit (True), another value or another
+    dimension (False); None unless both sides are read as quantities."""
+    if not (_unit_start(gold) and _unit_start(pred)):
+        return None
+    qg, qp = read_quantity(gold), read_quantity(pred)
+    if qg is None or qp is None:
+        return None
+    if qg.dims != qp.dims:
+        return False
+    pred_in_gold = _in_unit(qp, qg.scale)
+    if pred_in_gold is not None:
+        return nums_equal(qg.number, pred_in_gold)
+    gold_in_pred = _in_unit(qg, qp.scale)
+    if gold_in_pred is not None:
+        return nums_equal(gold_in_pred, qp.number)
+    return qg.number.value * qg.scale == qp.number.value * qp.scale
+
+
+def _unit_start(s: str) -> bool:
+    return (
+        bool(s)
+        and (s[0].isdigit() or s[0] in "+-." or s.startswith("\\frac"))
+        and any(c.isalpha() or c in "Ωµμ" for c in s)
+    )

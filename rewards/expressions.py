@@ -12,7 +12,7 @@ import math
 import re
 from fractions import Fraction
 
-from rewards.answer_text import DECIMAL_LITERAL_RE, drop_var_lhs
+from rewards.answer_text import COMMAND_RE, DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
@@ -193,6 +193,8 @@ def not_the_constant(constant: str, s: str) -> bool:
     letters = variables_of(s)
     if not letters:
         return False
+    if set(COMMAND_RE.sub(" ", constant)).intersection(letters):
+        return False  # "2mg" read as 2 (milligrams) against "2 m \\cdot g": the letters may be variables
     values = _at_points(s, letters, 2)
     if _varies(s, letters, values):
         return True

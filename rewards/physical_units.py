@@ -21,6 +21,7 @@ against days (calendar lengths vary; ``1 year`` = ``12 months`` is exact and rea
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -218,6 +219,7 @@ class Quantity:
     number: Num
     scale: Fraction  # the unit's factor to SI base units
     dims: Dims
+    letters: Counter[str]  # the unit's letters read as a product of variables
 
 
 _NUMBER_RE = re.compile(
@@ -250,9 +252,17 @@ def _value(number: str) -> Num | None:
     return read_number(text)
 
 
-def _parse_units(text: str) -> tuple[Fraction, Dims] | None:
+@dataclass(frozen=True)
+class _Units:
+    scale: Fraction  # the factor to SI base units
+    dims: Dims
+    letters: Counter[str]  # the letters as a product of variables: "kg m / s^2" is k g m s^-2
+
+
+def _parse_units(text: str) -> _Units | None:
     """The factor and dimension of a unit expression: products (space, ``*``, ``\\cdot``), one
-    ``/`` (everything after it divides: ``kg m / s^2``), parentheses, whole powers."""
+    ``/`` (everything after it divides: ``kg m / s^2``), parentheses, whole powers; with the
+    letters it is written with, as latex2sympy would multiply them."""
     s = text
     for _ in range(3):
         s = _WRAPPER_RE.sub(r" \1 ", s)
@@ -281,8 +291,8 @@ def _parse_units(text: str) -> tuple[Fraction, Dims] | None:
     return got if got is not None and end == len(tokens) else None
 
 
-def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[tuple[Fraction, Dims] | None, int]:
-    scale, dims = Fraction(1), _NONE
+def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[_Units | None, int]:
+    scale, dims, letters = Fraction(1), _NONE, Counter[str]()
     divide, seen = False, False
     while i < len(tokens):
         kind, text = tokens[i]
@@ -300,12 +310,13 @@ def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[tuple[F
             if inner is None or i >= len(tokens) or tokens[i][0] != ")":
                 return None, i
             i += 1
-            factor = inner
+            factor, written, last = inner, inner.letters, ""
         elif kind == "unit":
             unit = _unit_symbol(text)
             if unit is None:
                 return None, i
-            factor, i = unit, i + 1
+            factor, written, last = _Units(*unit, Counter()), Counter(text[:-1]), text[-1]
+            i += 1
         else:
             return None, i  # a power without a unit before it
         power = 1
@@ -313,14 +324,17 @@ def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[tuple[F
             power, i = int(tokens[i][1]), i + 1
             if power == 0 or abs(power) > 6:
                 return None, i
-        if divide:
-            power = -power
-        scale *= factor[0] ** power
-        dims = tuple(a + power * b for a, b in zip(dims, factor[1], strict=True))  # type: ignore[assignment]
+        sign = -1 if divide else 1
+        scale *= factor.scale ** (sign * power)
+        dims = tuple(a + sign * power * b for a, b in zip(dims, factor.dims, strict=True))  # type: ignore[assignment]
+        for letter, count in written.items():  # "mg^2" is m g^2 to latex2sympy; "(m s)^2" is m^2 s^2
+            letters[letter] += sign * count * (1 if last else power)
+        if last:
+            letters[last] += sign * power
         seen = True
     if not seen or (divide and tokens[i - 1][0] == "/"):
         return None, i
-    return (scale, dims), i
+    return _Units(scale, dims, letters), i
 
 
 def read_quantity(s: str) -> Quantity | None:
@@ -336,9 +350,9 @@ def read_quantity(s: str) -> Quantity | None:
         return None
     number = _value(m.group(0).strip())
     unit = _parse_units(rest)
-    if number is None or unit is None or unit[1] == _NONE:
+    if number is None or unit is None or unit.dims == _NONE:
         return None
-    return Quantity(number, unit[0], unit[1])
+    return Quantity(number, unit.scale, unit.dims, Counter({k: v for k, v in unit.letters.items() if v}))
 
 
 def _in_unit(q: Quantity, scale: Fraction) -> Num | None:
@@ -365,7 +379,9 @@ def quantities_decide(gold: str, pred: str) -> bool | None:
     if qg is None or qp is None:
         return None
     if qg.dims != qp.dims:
-        return False
+        # "2mg" (milligrams) against "2 m g" (metre grams): the same product of letters, so the
+        # same answer when the letters are variables (a weight in physics); left to the other rules
+        return None if qg.letters == qp.letters and qg.number.value == qp.number.value else False
     pred_in_gold = _in_unit(qp, qg.scale)
     if pred_in_gold is not None:
         return nums_equal(qg.number, pred_in_gold)

@@ -108,6 +108,8 @@ def test_read_quantity_refuses(text: str) -> None:
         ("12 m^2", "12 m", False),  # was credited by dropping both units
         ("5 cm", "5 m", False),  # was credited by dropping both units
         ("1 J", "1.1 J", False),
+        ("2mg", "3 m g", False),  # another number: different either way
+        ("2 mg", "2 g", False),
     ],
 )
 def test_quantity_verdicts_are_certain(gold: str, pred: str, want: bool) -> None:
@@ -121,6 +123,8 @@ def test_quantity_verdicts_are_certain(gold: str, pred: str, want: bool) -> None
         ("12 m^2", "12"),  # one side without a unit: not this rule's pair
         ("25^\\circ C", "298 K"),
         ("2 x", "2 m"),
+        ("2mg", "2 m g"),  # a weight (m g) when the letters are variables: the same product of letters
+        ("2mg", "2 m \\cdot g"),
         ("5 apples", "5 kg"),
     ],
 )
@@ -139,3 +143,16 @@ def test_random_unit_text_never_raises() -> None:
         b = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         got = quantities_decide(a, b)
         assert got in (None, True, False)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2mg", "2 m \\cdot g", True),  # was refused for certain: "2mg" read as 2 milligrams, a constant
+        ("2mg", "2gm", True),
+        ("2mg", "3 m \\cdot g", False),
+        ("\\frac{1}{2}mv^2", "0.5 m v^2", True),
+    ],
+)
+def test_letters_that_may_be_variables(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want

@@ -26,6 +26,13 @@ _THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")
 _PERCENT_WORD_RE = re.compile(r"([\d}]) ?(?:percent|per ?cent|pct)\b\.?", re.IGNORECASE)
 _ORDINAL_RE = re.compile(r"(\d) ?\^? ?\{? ?(?:st|nd|rd|th) ?\}?(?![a-zA-Z])")
 _FRAC_DIGITS_RE = re.compile(r"\\frac ?(\d) ?(\d+)")  # "\\frac123" is 1/23 to latex2sympy
+_SUP_BEFORE_SUB_RE = re.compile(
+    r"(?<![a-zA-Z\\])([a-df-hj-zA-Z]|\\(?:alpha|beta|gamma|delta|theta|lambda|mu|nu|rho|sigma|tau|phi|omega))"
+    r" ?\^ ?(\{[^{}]{1,20}\}|[0-9a-zA-Z]) ?_ ?(\{[^{}]{1,20}\}|[0-9a-zA-Z])(?! ?[_^])"
+)
+"""``v^2_0`` (a superscript written before the subscript) is ``v_0^2``: the same symbol in LaTeX;
+the readers of the certain path take a subscript only right after the letter. Not for ``e`` or
+``i`` (``e^x_1`` is no subscripted ``e``)."""
 _CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
 _WS_RE = re.compile(r"\s+")
 _RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}
@@ -95,6 +102,7 @@ def normalize(ans: str) -> str:
     s = _WS_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s))
     s = _DEGREE_RE.sub("", s)
     s = _ORDINAL_RE.sub(r"\1", s)
+    s = _SUP_BEFORE_SUB_RE.sub(r"\1_\3^\2", s)
     s = _FRAC_DIGITS_RE.sub(r"\\frac{\1}{\2}", s)
     s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
     s = s.replace("\\%", "%").replace("\\!", "")

@@ -159,6 +159,8 @@ def test_not_equivalent(gold: str, pred: str) -> None:
         ("A", "(a)"),
         ("5\\text{ cm}^2", "5"),  # a unit with its power (normalised to "5 cm ^2")
         ("6 \\text{ m}^{2}", "6"),
+        ("\\frac{v^2_0}{g}", "\\frac{v_0^2}{g}"),  # a superscript before the subscript: the same symbol
+        ("\\omega^{2}_{0} t", "t\\omega_0^2"),
     ],
 )
 def test_fast_path_decides_simple_forms_without_worker(gold: str, pred: str) -> None:

@@ -115,6 +115,8 @@ _WHOLE_UNITS: dict[str, tuple[Fraction, Dims]] = {
     "yr": (Fraction(12), _dims(month=1)),
     "decade": (Fraction(120), _dims(month=1)),
     "century": (Fraction(1200), _dims(month=1)),
+    "day": (_DAY, _dims(s=1)),
+    "week": (7 * _DAY, _dims(s=1)),
 }
 """Units read only as written."""
 
@@ -165,29 +167,22 @@ _WHOLE_WORDS: dict[str, str] = {
     "ounce": "oz",
     "gallon": "gal",
     "angstrom": "Å",
-    "day": "day",
-    "week": "week",
     "mins": "min",
     "hrs": "h",
-    "secs": "s",
-    "months": "month",
-    "years": "year",
     "yrs": "year",
-    "decades": "decade",
     "centuries": "century",
     "inches": "in",
+    "day": "day",
+    "week": "week",
     "month": "month",
     "year": "year",
     "decade": "decade",
     "century": "century",
 }
-"""Other unit names, plural ``s`` allowed (``inch`` is read only as a word: ``in`` is a word)."""
+"""Other unit names, plural ``s`` allowed; each names a unit of the tables or ``in``."""
 
-_NAMED: dict[str, tuple[Fraction, Dims]] = {
-    "in": (_INCH, _dims(m=1)),
-    "day": (_DAY, _dims(s=1)),
-    "week": (7 * _DAY, _dims(s=1)),
-}
+_INCH_UNIT = (_INCH, _dims(m=1))
+"""The inch, read only from ``inch``/``inches``: ``in`` is a word."""
 
 
 def _unit_symbol(name: str) -> tuple[Fraction, Dims] | None:
@@ -205,7 +200,7 @@ def _unit_symbol(name: str) -> tuple[Fraction, Dims] | None:
     for candidate in (word, word[:-1] if word.endswith("s") else word):
         if candidate in _WHOLE_WORDS:
             whole = _WHOLE_WORDS[candidate]
-            return _NAMED.get(whole) or _WHOLE_UNITS.get(whole) or _unit_symbol(whole)
+            return _INCH_UNIT if whole == "in" else _WHOLE_UNITS[whole]
         for prefix_word, prefix in ("", ""), *_PREFIX_WORDS.items():
             if candidate.startswith(prefix_word) and candidate[len(prefix_word) :] in _WORD_UNITS:
                 symbol = _WORD_UNITS[candidate[len(prefix_word) :]]
@@ -233,8 +228,7 @@ _WRAPPER_RE = re.compile(
     r"\\(?:mathrm|text|textrm|rm|mathit|operatorname|mbox|unit)\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
 )
 _FRAC_RE = re.compile(r"\\frac ?\{([^{}]*)\} ?\{([^{}]*)\}")
-_TIMES_RE = re.compile(r"\\cdot(?![a-zA-Z])|\\times(?![a-zA-Z])|[·×⋅*]")
-_SPACE_RE = re.compile(r"\\[,;: !]|~")
+_TIMES_RE = re.compile(r"\\cdot(?![a-zA-Z])|\\times(?![a-zA-Z])|[⋅*]")  # normalize: × and · to commands
 _SYMBOL_COMMANDS = (("\\Omega", "Ω"), ("\\mu ", "µ"), ("\\mu", "µ"), ("\\AA", "Å"), ("\\ohm", "Ω"))
 _TOKEN_RE = re.compile(
     r" *(?:([A-Za-zΩµμÅ]+)|(\^ ?\{ ?[+-]?\d+ ?\}|\^ ?\( ?[+-]?\d+ ?\)|\^ ?[+-]?\d)|([/()])) *"
@@ -273,7 +267,7 @@ def _parse_units(text: str) -> _Units | None:
         s = new
     for command, symbol in _SYMBOL_COMMANDS:
         s = s.replace(command, symbol)
-    s = _SPACE_RE.sub(" ", _TIMES_RE.sub(" ", s.replace("**", "^")))
+    s = _TIMES_RE.sub(" ", s.replace("**", "^"))  # normalize turned \\, ~ and the like into spaces
     tokens: list[tuple[str, str]] = []
     pos = 0
     while pos < len(s):

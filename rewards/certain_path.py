@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from rewards.angles import degrees_as_radians, reference_trig_in_degrees, whole_trig_in_degrees
 from rewards.answer_text import (
     CHAIN_RE,
     COMMAND_RE,
@@ -277,6 +278,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         return None
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
     verdict = compare_answers(ng, np_, text_words)
+    if verdict is not True and _equal_in_radians(g, p, ng, np_, text_words):
+        return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
     if verdict is not True and "=" not in ng and not CHAIN_RE.search(ng):
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
         if value is not None and compare_answers(ng, value, text_words) is True:
@@ -288,6 +291,17 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+def _equal_in_radians(gold: str, pred: str, ng: str, np_: str, text_words: bool) -> bool:
+    """Equal once every number in degrees is written in radians (:mod:`rewards.angles`):
+    ``60^\\circ`` anywhere, or a reference's ``\\cos(60)`` (``ng``, ``np_``: the pair prepared)."""
+    rg, rp = degrees_as_radians(gold), degrees_as_radians(pred)
+    if rg is not gold or rp is not pred:
+        ng, np_ = prepare_pair(rg, rp)
+        return bool(ng and np_) and compare_answers(ng, np_, text_words) is True
+    rg = reference_trig_in_degrees(ng)
+    return rg is not None and compare_answers(rg, whole_trig_in_degrees(np_), text_words) is True
 
 
 def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words: bool) -> bool:

@@ -33,6 +33,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from rewards.angles import degrees_as_radians
 from rewards.answer_text import MAX_ANSWER_CHARS, normalize, text_key, undouble_backslashes
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
@@ -132,7 +133,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
         result = outcome == EQUAL
     elif g is not None and p is not None and time.monotonic() < deadline:
-        ng, np_ = prepare_pair(g, p)
+        ng, np_ = prepare_pair(degrees_as_radians(g), degrees_as_radians(p))  # cos 60° as cos(pi/3)
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
         if text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)

@@ -328,8 +328,26 @@ def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words:
     return True
 
 
+_COPULA_ANSWER_RE = re.compile(
+    r"^[A-Za-z][A-Za-z ',]{0,80}? (?:is|are|was|were):? (?:the |a |an )?([A-Za-z][A-Za-z '\-]{0,40}?) ?[.!]?$",
+    re.IGNORECASE,
+)
+"""A short sentence that ends by naming its answer: "the color is blue", "The winner was Alice."."""
+_NEGATION_RE = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot)\b|n't\b", re.IGNORECASE)
+_MAX_WORD_ANSWER = 3  # words in a short-text answer
+
+
+def _named_at_end(text: str) -> str | None:
+    """The words a short sentence without negation names at its end after "is", "are", "was" or
+    "were" (``the color is blue`` -> ``blue``), or None."""
+    s = normalize(text) if len(text) <= 160 else ""
+    m = _COPULA_ANSWER_RE.match(s)
+    return None if m is None or _NEGATION_RE.search(s) else m.group(1)
+
+
 def _sentence_rules(gold: str, pred: str) -> bool | None:
-    """Yes/no and short-text answers against a sentence (``No`` vs ``No, there is none.``)."""
+    """Yes/no and short-text answers against a sentence (``No`` vs ``No, there is none.``,
+    ``blue`` vs ``The color is blue.``: credit only, the sentence must end with the answer)."""
     for short, text in ((gold, pred), (pred, gold)):
         a = answer_of(short)
         yn = None if a is None else _YES_NO.get(text_key(normalize(a)))
@@ -337,4 +355,9 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
             got = _yes_no(normalize(tail(text)).lstrip("*# "))
             if got is not None:
                 return got == yn
+        word = None if a is None else normalize(a)
+        if word and _PLAIN_TEXT_RE.match(word) and len(word.split()) <= _MAX_WORD_ANSWER:
+            named = _named_at_end(text)
+            if named is not None and text_key(named) == text_key(word):
+                return True
     return None

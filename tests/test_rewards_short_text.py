@@ -1,0 +1,38 @@
+"""Short text answers against a short sentence that names them at its end (``blue`` against ``The
+color is blue.``): credit only, never for a sentence with a negation or with more than the answer
+after its "is"."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import compare
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("blue", "the color is blue", True),
+        ("blue", "The color is blue.", True),
+        ("Paris", "The capital of France is Paris.", True),
+        ("The winner was Alice!", "Alice", True),  # a reference sentence
+        ("blue", "It is blue", True),
+    ],
+)
+def test_short_text_named_at_the_end_of_a_sentence(gold: str, pred: str, want: bool) -> None:
+    verdict = compare(gold, pred)
+    assert (verdict.equal, verdict.path) == (want, "certain"), (gold, pred, verdict)
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "The color is not blue.",
+        "The color isn't blue",
+        "the color is blue or red",
+        "the color is red",
+        "blue is not the color",
+    ],
+)
+def test_short_text_sentences_that_do_not_name_the_answer(pred: str) -> None:
+    assert compare("blue", pred).equal is False

@@ -309,6 +309,8 @@ class _Reader:
                 if not _exact(root):
                     raise _Reject
                 return gaussian(Fraction(0), root)  # type: ignore[arg-type]
+            if radicand < 0 and not self.imaginary and int(index) % 2 == 1:
+                return -_root(-radicand, int(index))  # \sqrt[3]{-8} = -2: an odd radical is the real root
             if radicand < 0:
                 raise _Reject
             return _root(radicand, int(index))

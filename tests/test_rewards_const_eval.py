@@ -46,6 +46,10 @@ from rewards.gaussian_numbers import Gaussian
         ("\\binom{10}2", None),  # latex2sympy refuses an unbraced argument
         ("\\binom{2.5}{1}", None),
         ("\\binom{-1}{2}", None),
+        ("\\sqrt[3]{-8}", Fraction(-2)),  # an odd radical of a negative number: the real root
+        ("\\sqrt[5]{-\\frac{1}{32}}", Fraction(-1, 2)),
+        ("\\sqrt[4]{-16}", None),  # an even radical of a negative number: not real
+        ("\\sqrt{-4}", None),
     ],
 )
 def test_evaluate_exact(expr: str, want: Fraction | None) -> None:
@@ -158,4 +162,17 @@ def test_evaluate_gaussian(expr: str, want: Fraction | Gaussian | None) -> None:
     ],
 )
 def test_complex_constants_are_compared_exactly(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("-2", "\\sqrt[3]{-8}", True),  # latex2sympy reads the principal complex root: refused
+        ("\\sqrt[3]{-5}", "-\\sqrt[3]{5}", True),
+        ("\\sqrt[3]{-8}", "2", False),
+        ("\\sqrt[3]{-5}", "-1.709975946", False),  # truncated, not rounded at its 10 digits
+    ],
+)
+def test_odd_radicals_of_negative_numbers_are_real(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want

@@ -334,15 +334,19 @@ _COPULA_ANSWER_RE = re.compile(
 )
 """A short sentence that ends by naming its answer: "the color is blue", "The winner was Alice."."""
 _NEGATION_RE = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot)\b|n't\b", re.IGNORECASE)
+_COPULA_RE = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 _MAX_WORD_ANSWER = 3  # words in a short-text answer
 
 
 def _named_at_end(text: str) -> str | None:
-    """The words a short sentence without negation names at its end after "is", "are", "was" or
-    "were" (``the color is blue`` -> ``blue``), or None."""
+    """The words a short sentence without negation names at its end after its one "is", "are",
+    "was" or "were" (``the color is blue`` -> ``blue``; not ``the first is red and the second is
+    blue``), or None."""
     s = normalize(text) if len(text) <= 160 else ""
     m = _COPULA_ANSWER_RE.match(s)
-    return None if m is None or _NEGATION_RE.search(s) else m.group(1)
+    if m is None or _NEGATION_RE.search(s) or len(_COPULA_RE.findall(s)) != 1:
+        return None
+    return m.group(1)
 
 
 def _sentence_rules(gold: str, pred: str) -> bool | None:

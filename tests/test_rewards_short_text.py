@@ -32,6 +32,7 @@ def test_short_text_named_at_the_end_of_a_sentence(gold: str, pred: str, want: b
         "the color is blue or red",
         "the color is red",
         "blue is not the color",
+        "the first color is red and the second color of the flag is blue",  # which one is the answer?
     ],
 )
 def test_short_text_sentences_that_do_not_name_the_answer(pred: str) -> None:

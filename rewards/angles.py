@@ -25,7 +25,7 @@ _DEGREE_NUMBER_RE = re.compile(
 )
 """A number followed by a degree sign (``^\\circ``, ``^{\\circ}``, ``°``, ``\\degree``), not by a
 temperature scale's letter, digits or a minute sign. Linear: the number and the sign are bounded
-and the lookahead is fixed-width."""
+and the lookahead reads a bounded width."""
 
 
 def _as_radians(m: re.Match[str]) -> str:
@@ -34,7 +34,7 @@ def _as_radians(m: re.Match[str]) -> str:
     if p == 0:
         return "0"
     top = "\\pi" if p == 1 else f"{p}\\pi"
-    return top if q == 1 and p != 0 else f"\\frac{{{top}}}{{{q}}}"
+    return top if q == 1 else f"\\frac{{{top}}}{{{q}}}"
 
 
 def degrees_as_radians(text: str) -> str:

@@ -28,13 +28,18 @@ temperature scale's letter, digits or a minute sign. Linear: the number and the 
 and the lookahead reads a bounded width."""
 
 
-def _as_radians(m: re.Match[str]) -> str:
-    turn = Fraction(m.group(1)) / 180
+def _pi_multiple(degrees: Fraction) -> str:
+    """An angle in degrees as LaTeX for its multiple of pi: 60 -> ``\\frac{\\pi}{3}``, 180 -> ``\\pi``."""
+    turn = degrees / 180
     p, q = turn.numerator, turn.denominator
     if p == 0:
         return "0"
     top = "\\pi" if p == 1 else f"{p}\\pi"
     return top if q == 1 else f"\\frac{{{top}}}{{{q}}}"
+
+
+def _as_radians(m: re.Match[str]) -> str:
+    return _pi_multiple(Fraction(m.group(1)))
 
 
 def degrees_as_radians(text: str) -> str:
@@ -46,10 +51,11 @@ def degrees_as_radians(text: str) -> str:
     return _DEGREE_NUMBER_RE.sub(_as_radians, text)
 
 
+_TRIG_NAME = r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])"
+_TRIG_NAME_RE = re.compile(_TRIG_NAME)
 _TRIG_OF_WHOLE_RE = re.compile(
-    r"(\\(?:sin|cos|tan|cot|sec|csc))(?![a-zA-Z]) ?(?:\( ?(\d{1,3}) ?\)|\{ ?(\d{1,3}) ?\}|(\d{1,3})(?![\d.]))"
+    rf"({_TRIG_NAME}) ?(?:\( ?(\d{{1,3}}) ?\)|\{{ ?(\d{{1,3}}) ?\}}|(\d{{1,3}})(?![\d.]))"
 )
-_TRIG_NAME_RE = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![a-zA-Z])")
 _DEGREE_STEP = 15
 """A whole-number argument read as degrees is a multiple of this (15, 30, 45, 60, 90, ...)."""
 
@@ -59,11 +65,7 @@ def _argument(m: re.Match[str]) -> int:
 
 
 def _in_radians(m: re.Match[str]) -> str:
-    turn = Fraction(_argument(m), 180)
-    if turn == 0:
-        return f"{m.group(1)}(0)"
-    top = "\\pi" if turn.numerator == 1 else f"{turn.numerator}\\pi"
-    return f"{m.group(1)}(\\frac{{{top}}}{{{turn.denominator}}})"
+    return f"{m.group(1)}({_pi_multiple(Fraction(_argument(m)))})"
 
 
 def reference_trig_in_degrees(gold: str) -> str | None:

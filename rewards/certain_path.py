@@ -328,13 +328,14 @@ def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words:
     return True
 
 
+_COPULA = r"(?:is|are|was|were)"
 _COPULA_ANSWER_RE = re.compile(
-    r"^[A-Za-z][A-Za-z ',]{0,80}? (?:is|are|was|were):? (?:the |a |an )?([A-Za-z][A-Za-z '\-]{0,40}?) ?[.!]?$",
+    rf"^[A-Za-z][A-Za-z ',]{{0,80}}? {_COPULA}:? (?:the |a |an )?([A-Za-z][A-Za-z '\-]{{0,40}}?) ?[.!]?$",
     re.IGNORECASE,
 )
 """A short sentence that ends by naming its answer: "the color is blue", "The winner was Alice."."""
 _NEGATION_RE = re.compile(r"\b(?:not|no|never|neither|nor|none|cannot)\b|n't\b", re.IGNORECASE)
-_COPULA_RE = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
+_COPULA_RE = re.compile(rf"\b{_COPULA}\b", re.IGNORECASE)
 _MAX_WORD_ANSWER = 3  # words in a short-text answer
 
 
@@ -354,12 +355,12 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
     ``blue`` vs ``The color is blue.``: credit only, the sentence must end with the answer)."""
     for short, text in ((gold, pred), (pred, gold)):
         a = answer_of(short)
-        yn = None if a is None else _YES_NO.get(text_key(normalize(a)))
+        word = None if a is None else normalize(a)
+        yn = None if word is None else _YES_NO.get(text_key(word))
         if yn is not None:
             got = _yes_no(normalize(tail(text)).lstrip("*# "))
             if got is not None:
                 return got == yn
-        word = None if a is None else normalize(a)
         if word and _PLAIN_TEXT_RE.match(word) and len(word.split()) <= _MAX_WORD_ANSWER:
             named = _named_at_end(text)
             if named is not None and text_key(named) == text_key(word):

@@ -12,8 +12,9 @@ sentences) add on top. Model text is never ``eval``-ed or ``sympify``-ed here.
 
 Numeric rule (see docs/rewards.md): integers and fractions compare exactly. A decimal written with
 a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d >= 2``
-digits after the point, an exact prediction matches if it rounds to the reference at ``d`` digits
-(``0.33`` accepts ``\\frac13``; ``0.5`` is an exact value and accepts only ``\\frac12``). When the
+digits after the point, an exact prediction matches if it rounds or truncates to the reference at
+``d`` digits (``0.33`` accepts ``\\frac13``, ``2.71`` and ``2.72`` accept ``e``; ``0.5`` is an exact
+value and accepts only ``\\frac12``). When the
 reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``), a decimal prediction matches only if it
 equals it exactly (``0.5`` for ``\\frac12``; never ``0.333`` for ``\\frac13`` or ``3.14159`` for
 ``\\pi``). Two decimals match only when equal.

@@ -4,8 +4,8 @@
 places it was written with, and whether it was a percent) or an :class:`Inf`: integers, decimals,
 ``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, mixed numbers, thousands separators, a decimal comma
 where asked, trailing unit words (``12 m^2``), number words (``twenty-one``). :func:`nums_equal` is
-the numeric rule of docs/rewards.md: exact values compare exactly; a rounded decimal reference
-accepts the exact values that round to it.
+the numeric rule of docs/rewards.md: exact values compare exactly; a decimal reference accepts the
+exact values that round or truncate to it.
 """
 
 from __future__ import annotations
@@ -244,13 +244,21 @@ def _rounds_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
     return abs(exact - decimal) <= Fraction(1, 2) / Fraction(10) ** digits
 
 
+def cut_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
+    """Whether ``exact`` rounded or truncated (toward zero) to ``digits`` places is ``decimal``: a
+    reference does not say which of the two its author did (KAS truncates ``(-5)^{1/3}`` to
+    ``-1.709975946``)."""
+    unit = Fraction(10) ** digits
+    return _rounds_to(exact, decimal, digits) or Fraction(int(exact * unit)) / unit == decimal
+
+
 def nums_equal(gold: Num, pred: Num) -> bool:
     for gv, gd in _candidates(gold):
         for pv, pd in _candidates(pred):
             if gv == pv:
                 return True
-            if gd is not None and gd >= MIN_ROUNDED_DECIMALS and pd is None and _rounds_to(pv, gv, gd):
-                return True  # the reference is a rounded decimal; the prediction is exact
+            if gd is not None and gd >= MIN_ROUNDED_DECIMALS and pd is None and cut_to(pv, gv, gd):
+                return True  # the reference is a rounded or truncated decimal; the prediction is exact
             if (
                 gd is None
                 and pd is not None

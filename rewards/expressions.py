@@ -16,7 +16,7 @@ from rewards.answer_text import COMMAND_RE, DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
-from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num
+from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num, cut_to
 from rewards.formal_identity import FUNCTIONS, read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
@@ -73,8 +73,8 @@ def constants_decide(gold: str, pred: str) -> bool | None:
     if g_dec and not p_dec:
         m = re.fullmatch(r"-?\d*\.(\d+)", gold.strip())
         if m and len(m.group(1)) >= MIN_ROUNDED_DECIMALS:
-            # the reference is a rounded decimal: round the exact prediction to its digits
-            return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(1)) * (1 + 1e-9)
+            # the reference is a rounded or truncated decimal: cut the exact prediction to its digits
+            return _cut_to(cp, cg, fp, fg, len(m.group(1)))
         if m and isinstance(cp, Fraction):
             return Fraction(gold.strip()) == cp  # "0.5" is an exact value
         return None if rel <= 1e-12 else False
@@ -89,6 +89,20 @@ def constants_decide(gold: str, pred: str) -> bool | None:
     if rel <= 1e-12:
         return True  # two closed forms equal to 12 significant digits (math-verify checks 15 with evalf)
     return False if rel > 1e-9 else None
+
+
+def _cut_to(cp: Fraction | float, cg: Fraction | float, fp: float, fg: float, digits: int) -> bool:
+    """Whether the exact prediction (``cp``, as a float ``fp``) rounded or truncated toward zero at
+    ``digits`` places is the decimal reference (``cg``, ``fg``). Exact for a rational prediction;
+    for an irrational one (a float) the truncation must clear the next unit by a margin far above
+    float rounding, so a value exactly on the boundary is never cut down to it."""
+    if isinstance(cp, Fraction) and isinstance(cg, Fraction):
+        return cut_to(cp, cg, digits)
+    unit = 10.0**-digits
+    if abs(fp - fg) <= 0.5 * unit * (1 + 1e-9):
+        return True
+    beyond = abs(fp) - abs(fg)
+    return (fg == 0 or (fp > 0) == (fg > 0)) and 0 <= beyond < unit * (1 - 1e-9)
 
 
 _HUGE_POWER_RE = re.compile(r"^(e|\d{1,6})\^\{?(\d{1,9})\}?$")

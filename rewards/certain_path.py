@@ -64,6 +64,7 @@ from rewards.formal_identity import read_pair
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
 from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
+from rewards.real_roots import odd_roots_as_real
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
@@ -280,6 +281,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     verdict = compare_answers(ng, np_, text_words)
     if verdict is not True and _equal_in_radians(g, p, ng, np_, text_words):
         return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
+    if verdict is not True and _equal_as_real_roots(ng, np_, text_words):
+        return True  # "(-5)^{1/3}" against "-1.709975946": the real cube root
     if verdict is not True and "=" not in ng and not CHAIN_RE.search(ng):
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
         if value is not None and compare_answers(ng, value, text_words) is True:
@@ -302,6 +305,13 @@ def _equal_in_radians(gold: str, pred: str, ng: str, np_: str, text_words: bool)
         return bool(ng and np_) and compare_answers(ng, np_, text_words) is True
     rg = reference_trig_in_degrees(ng)
     return rg is not None and compare_answers(rg, whole_trig_in_degrees(np_), text_words) is True
+
+
+def _equal_as_real_roots(ng: str, np_: str, text_words: bool) -> bool:
+    """Equal once every odd root of a negative number is its real root (:mod:`rewards.real_roots`;
+    ``ng``, ``np_``: the pair prepared)."""
+    rg, rp = odd_roots_as_real(ng), odd_roots_as_real(np_)
+    return (rg is not ng or rp is not np_) and compare_answers(rg, rp, text_words) is True
 
 
 def _every_box_differs(answer: str, text: str, answer_is_gold: bool, text_words: bool) -> bool:

@@ -22,6 +22,10 @@ error. ANTLR documents that an SLL parse without a syntax error is the parse ful
 "Two-Stage Parsing" note in ``antlr4/atn/ParserATNSimulator.py``), so every parse, and so every
 verdict, is math-verify's; full-LL predictions are never cached in ANTLR's DFA, SLL ones are,
 which is where the time went (about a third of math-verify's total on the benchmark sets).
+math-verify's comparison of two parsed expressions is remembered per structurally identical pair
+(:func:`install_comparison_memo`): the prepared form of a pair that math-verify refused is
+compared again, and often reads to the same expressions (sympy's ``solve`` of two equations then
+ran twice, about a second each).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import json
 import os
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -76,8 +81,71 @@ def install_two_stage_parsing() -> Callable[[], None] | None:
     return restore
 
 
+MEMO_SIZE = 1024
+"""Comparisons of parsed expressions remembered per worker (:func:`install_comparison_memo`)."""
+
+
+def _structural_key(gold: Any, pred: Any, rest: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """A key that is equal only for structurally identical arguments (``srepr`` writes every
+    node, with each Float's precision); None where the structure does not say everything:
+    latex2sympy keeps the written order of an ``And``/``Or`` in an attribute
+    (``_unsorted_args``) that math-verify reads and ``srepr`` does not print."""
+    import sympy
+    from sympy.logic.boolalg import BooleanFunction
+
+    for expr in (gold, pred):
+        if not isinstance(expr, sympy.Basic):
+            return None
+        for node in sympy.preorder_traversal(expr):
+            if isinstance(node, BooleanFunction) or hasattr(node, "_unsorted_args"):
+                return None
+    return (sympy.srepr(gold), sympy.srepr(pred), *rest)
+
+
+def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
+    """Remember math-verify's ``sympy_expr_eq`` verdict per structurally identical pair of parsed
+    expressions. A pair is compared a second time when the certain path's prepared form of the
+    answers (``\\left(`` as ``(``, ``\\dfrac`` as ``\\frac``) reads to the same expressions as the
+    text did: sympy's ``solve`` of two equations takes about a second, and the answer is the one
+    it gave the first time (the comparison runs without a timeout here and is deterministic).
+    Returns a function that restores the original, or None when math-verify lacks the hook."""
+    try:
+        from math_verify import grader
+    except ImportError:
+        return None
+    original = getattr(grader, "sympy_expr_eq", None)
+    if original is None or getattr(original, "memo", False):
+        return None
+    memo: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+
+    def sympy_expr_eq(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
+        try:
+            key = _structural_key(gold, pred, (*args, *sorted(kwargs.items())))
+        except Exception:  # a form that does not print: compared as it is
+            key = None
+        if key is None:
+            return bool(original(gold, pred, *args, **kwargs))
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = bool(original(gold, pred, *args, **kwargs))  # an exception: not kept
+            if len(memo) > size:
+                memo.popitem(last=False)
+        else:
+            memo.move_to_end(key)
+        return hit
+
+    sympy_expr_eq.memo = True  # type: ignore[attr-defined]
+    grader.sympy_expr_eq = sympy_expr_eq
+
+    def restore() -> None:
+        grader.sympy_expr_eq = original
+
+    return restore
+
+
 def _load() -> tuple[Any, Any, Any]:
     install_two_stage_parsing()
+    install_comparison_memo()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]

@@ -74,6 +74,34 @@ _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
 
 
+_SQRT_PAREN_RE = re.compile(r"\\sqrt ?\(")
+_MAX_SQRT_GROUP = 200
+
+
+def sqrt_parentheses_as_braces(s: str) -> str:
+    """``\\sqrt(2)`` -> ``\\sqrt{2}``: a radicand in parentheses, as people type it (latex2sympy
+    reads ``\\sqrt(3)`` as no square root of 3, and math-verify refuses it against ``\\sqrt{3}``).
+    Left as written when the group is not closed within 200 characters or is followed by ``^`` or
+    ``!`` (``\\sqrt(x+1)^2``: the power may be under the root or outside it)."""
+    if "\\sqrt" not in s:
+        return s
+    chars, pos = list(s), 0
+    text = s
+    while True:
+        m = _SQRT_PAREN_RE.search(text, pos)
+        if m is None:
+            return "".join(chars)
+        open_at, depth, close_at = m.end() - 1, 0, -1
+        for i in range(open_at, min(len(text), open_at + _MAX_SQRT_GROUP)):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                close_at = i
+                break
+        if close_at > 0 and not text[close_at + 1 :].lstrip().startswith(("^", "!")):
+            chars[open_at], chars[close_at] = "{", "}"
+        pos = open_at + 1
+
+
 def normalize(ans: str) -> str:
     """Canonical surface form of an answer string (pure string work, no parsing)."""
     s = _WS_RE.sub(" ", _strip_wrappers(ans))
@@ -100,6 +128,7 @@ def normalize(ans: str) -> str:
             break
         s = new
     s = _WS_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s))
+    s = sqrt_parentheses_as_braces(s)
     s = _DEGREE_RE.sub("", s)
     s = _ORDINAL_RE.sub(r"\1", s)
     s = _SUP_BEFORE_SUB_RE.sub(r"\1_\3^\2", s)

@@ -72,11 +72,18 @@ def install_two_stage_parsing() -> Callable[[], None] | None:
         parser.math = math
         return parser
 
-    create_parser.two_stage = True  # type: ignore[attr-defined]
-    _Latex2Sympy.create_parser = create_parser
+    return _replace(_Latex2Sympy, "create_parser", create_parser, "two_stage")
+
+
+def _replace(owner: Any, name: str, new: Any, marker: str) -> Callable[[], None]:
+    """Set ``owner.name`` to ``new``, flagged with the attribute ``marker`` (so a second install
+    sees it); returns a function that puts the original back."""
+    original = getattr(owner, name)
+    setattr(new, marker, True)
+    setattr(owner, name, new)
 
     def restore() -> None:
-        _Latex2Sympy.create_parser = original
+        setattr(owner, name, original)
 
     return restore
 
@@ -134,13 +141,7 @@ def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
             memo.move_to_end(key)
         return hit
 
-    sympy_expr_eq.memo = True  # type: ignore[attr-defined]
-    grader.sympy_expr_eq = sympy_expr_eq
-
-    def restore() -> None:
-        grader.sympy_expr_eq = original
-
-    return restore
+    return _replace(grader, "sympy_expr_eq", sympy_expr_eq, "memo")
 
 
 def _load() -> tuple[Any, Any, Any]:

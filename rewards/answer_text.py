@@ -82,8 +82,9 @@ def sqrt_parentheses_as_braces(s: str) -> str:
     """``\\sqrt(2)`` -> ``\\sqrt{2}``: a radicand in parentheses, as people type it (latex2sympy
     reads ``\\sqrt(3)`` as no square root of 3, and math-verify refuses it against ``\\sqrt{3}``).
     Left as written when the group is not closed within 200 characters or is followed by ``^`` or
-    ``!`` (``\\sqrt(x+1)^2``: the power may be under the root or outside it)."""
-    if "\\sqrt" not in s:
+    ``!`` (``\\sqrt(x+1)^2``: the power may be under the root or outside it), and in a text longer
+    than an answer (:data:`MAX_ANSWER_CHARS`), so the work stays bounded on model text."""
+    if "\\sqrt" not in s or len(s) > MAX_ANSWER_CHARS:
         return s
     chars, pos = list(s), 0
     text = s

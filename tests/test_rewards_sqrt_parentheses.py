@@ -22,6 +22,7 @@ from rewards.equivalence import decide_fast
         ("\\sqrt(2", "\\sqrt(2"),  # not closed
         ("\\sqrt(" + "x+" * 150 + "1)", "\\sqrt(" + "x+" * 150 + "1)"),  # beyond 200 characters
         ("\\sqrt{2}", "\\sqrt{2}"),
+        ("\\sqrt(" * 400, "\\sqrt(" * 400),  # longer than an answer: not scanned
     ],
 )
 def test_sqrt_parentheses_as_braces(text: str, want: str) -> None:

@@ -5,9 +5,8 @@ only ever grants credit. Plus short text answers that a short sentence names at 
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from random_text import random_texts
 
 from rewards.angles import degrees_as_radians, reference_trig_in_degrees, whole_trig_in_degrees
 from rewards.equivalence import compare
@@ -104,9 +103,7 @@ def test_degrees_in_the_worker() -> None:
 def test_random_degree_text_never_raises() -> None:
     pieces = "1 15 60 0.5 ^ \\circ ° \\degree { } ( ) \\cos \\sin x C ' - + \\pi".split()
     pieces.append(" ")
-    rng = random.Random(15)
-    for _ in range(20_000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+    for text in random_texts(pieces, seed=15, count=20_000, longest=10):
         assert isinstance(degrees_as_radians(text), str)
         assert isinstance(whole_trig_in_degrees(text), str)
         got = reference_trig_in_degrees(text)

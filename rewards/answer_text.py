@@ -76,6 +76,7 @@ _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  
 
 _SQRT_PAREN_RE = re.compile(r"\\sqrt ?\(")
 _MAX_SQRT_GROUP = 200
+_PAREN_DEPTH = {"(": 1, ")": -1}
 
 
 def sqrt_parentheses_as_braces(s: str) -> str:
@@ -87,18 +88,17 @@ def sqrt_parentheses_as_braces(s: str) -> str:
     if "\\sqrt" not in s or len(s) > MAX_ANSWER_CHARS:
         return s
     chars, pos = list(s), 0
-    text = s
     while True:
-        m = _SQRT_PAREN_RE.search(text, pos)
+        m = _SQRT_PAREN_RE.search(s, pos)
         if m is None:
             return "".join(chars)
         open_at, depth, close_at = m.end() - 1, 0, -1
-        for i in range(open_at, min(len(text), open_at + _MAX_SQRT_GROUP)):
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
+        for i in range(open_at, min(len(s), open_at + _MAX_SQRT_GROUP)):
+            depth += _PAREN_DEPTH.get(s[i], 0)
             if depth == 0:
                 close_at = i
                 break
-        if close_at > 0 and not text[close_at + 1 :].lstrip().startswith(("^", "!")):
+        if close_at > 0 and not s[close_at + 1 :].lstrip().startswith(("^", "!")):
             chars[open_at], chars[close_at] = "{", "}"
         pos = open_at + 1
 

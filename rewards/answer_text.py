@@ -103,6 +103,33 @@ def sqrt_parentheses_as_braces(s: str) -> str:
         pos = open_at + 1
 
 
+_GROUPED_DIGITS_RE = re.compile(r"(?<![\w.,\\^])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+"""Digits grouped in threes by commas (``2,304``, ``1,000,000.5``), not part of a name or number."""
+
+
+def thousands_in_an_equation(s: str) -> str:
+    """``36x^2+64y^2=2,304`` -> ``36x^2+64y^2=2304``: in one equation (a single ``=``), digits
+    grouped in threes by commas outside brackets are one number, as a bare ``2,304`` is
+    (:func:`rewards.exact_numbers.read_number`). Left as written unless every comma outside
+    brackets is such a separator (``x=1, y=2,000`` is a list; ``(x,y)=(1,500)`` is a point)."""
+    if s.count("=") != 1 or "," not in s or len(s) > MAX_ANSWER_CHARS:
+        return s
+    depth, top_commas = 0, set()
+    for i, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            top_commas.add(i)
+    grouping = {
+        m.start() + k for m in _GROUPED_DIGITS_RE.finditer(s) for k, c in enumerate(m.group()) if c == ","
+    }
+    if not top_commas or not top_commas <= grouping:
+        return s
+    return "".join(c for i, c in enumerate(s) if i not in top_commas)
+
+
 def normalize(ans: str) -> str:
     """Canonical surface form of an answer string (pure string work, no parsing)."""
     s = _WS_RE.sub(" ", _strip_wrappers(ans))
@@ -139,7 +166,7 @@ def normalize(ans: str) -> str:
     s = _PERCENT_WORD_RE.sub(r"\1%", s)
     s = _CURRENCY_RE.sub("", s)
     s = _SPACING_RE.sub(_spacing, s)
-    s = _WS_RE.sub(" ", s).strip()
+    s = thousands_in_an_equation(_WS_RE.sub(" ", s).strip())
     while s.endswith((".", "。")) and not s.endswith(".."):
         s = s[:-1].rstrip()
     return _strip_wrappers(s)

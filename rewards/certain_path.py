@@ -37,6 +37,7 @@ from rewards.equations import (
     computed_value,
     equation_in_unknowns,
     equations_decide,
+    equations_of_numbers,
     graph_and_function,
     names_differ,
 )
@@ -128,6 +129,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if same is not None:
         return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
     if "=" in gold and "=" in pred:
+        values = equations_of_numbers(gold, pred)
+        if values is not None:
+            return compare_answers(*values, text_words)  # "2+2=4" against "4=4": the values stated
         same = None if text_words else equations_decide(gold, pred)
         if same is not None:
             return same  # the same equation up to a nonzero factor, or two different lines

@@ -44,6 +44,23 @@ def computed_value(s: str) -> str | None:
     return rhs if not free or lhs.startswith("\\lim") else None
 
 
+def stated_value(s: str) -> str | None:
+    """``2+2=4`` -> ``4``, ``\\log_2 8 = 3`` -> ``3``: the right side of one equation between
+    numbers (no letter on either side but ``e`` and ``i``, outside commands); else None."""
+    sides = _two_sides(s)
+    if sides is None or set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s))) - CONSTANT_LETTERS:
+        return None
+    return sides[1]
+
+
+def equations_of_numbers(gold: str, pred: str) -> tuple[str, str] | None:
+    """``2+2=4`` and ``4=4``: two equations between numbers: the values each states
+    (:func:`stated_value`); else None. math-verify in math mode reads both as sympy's ``True``
+    (any two true ones equal) or solves them for no variable (any two false ones equal)."""
+    vg, vp = stated_value(gold), stated_value(pred)
+    return None if vg is None or vp is None else (vg, vp)
+
+
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""

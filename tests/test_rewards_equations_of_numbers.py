@@ -1,0 +1,51 @@
+"""Equations between numbers (``2+2=4``, ``4=4``) are compared by the value each states
+(rewards.equations.stated_value / equations_of_numbers), not as sympy's ``True``: math-verify in
+math mode calls any two true ones equal, and any two false ones (it solves them for no variable)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equations import equations_of_numbers, stated_value
+from rewards.equivalence import decide_fast
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("2+2=4", "4"),
+        ("\\log_2 8 = 3", "3"),
+        ("e^{i\\pi}=-1", "-1"),  # e and i are constants
+        ("x=4", None),
+        ("AB=5", None),  # a segment's length: letters, even without a single free one
+        ("2x=4", None),
+        ("4=x", None),
+        ("1=2=3", None),  # a chain
+        ("2+2", None),
+        ("x \\le 4=4", None),
+    ],
+)
+def test_stated_value(text: str, want: str | None) -> None:
+    assert stated_value(text) == want
+
+
+def test_equations_of_numbers_needs_two() -> None:
+    assert equations_of_numbers("2+2=4", "4=4") == ("4", "4")
+    assert equations_of_numbers("2+2=4", "x=4") is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("4=4", "1=1", False),  # two true statements of different values
+        ("4=4", "9=8", False),  # two false ones
+        ("2+2=4", "2=2", False),
+        ("2+2=4", "0.5=1/2", False),
+        ("2+2=4", "1+3=4", True),
+        ("2+2=4", "4=4", True),
+        ("0.5=1/2", "\\frac12=\\frac{1}{2}", True),
+        ("4", "2+2=4", True),  # a prediction that shows its computation
+    ],
+)
+def test_equations_of_numbers_compare_by_value(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

@@ -132,12 +132,13 @@ _NAME_RE = re.compile(rf"^{NAME}$")
 
 
 def _values_of_a_name_differ(sg: tuple[str, str], sp: tuple[str, str]) -> bool | None:
-    """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``: one name on the left of both, absent from
-    both right sides, whose right sides take different values at a point
+    """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``, ``f(x) = 2x^3+c`` against ``f(x) = 2x^3``:
+    one name, or one function of a variable, on the left of both, the name absent from both right
+    sides, whose right sides take different values at a point
     (:func:`rewards.point_values.differs_at_a_point`): False, a point that solves one equation and
     not the other; else None. ``sg``, ``sp``: the two sides of each equation."""
     name = sg[0].replace(" ", "")
-    if not _NAME_RE.match(name) or name != sp[0].replace(" ", ""):
+    if not (_NAME_RE.match(name) or _FUNCTION_OF_RE.match(name)) or name != sp[0].replace(" ", ""):
         return None
     if name[0] in FREE_LETTER_RE.findall(sg[1]) or name[0] in FREE_LETTER_RE.findall(sp[1]):
         return None

@@ -124,3 +124,22 @@ def test_a_function_against_its_graph(gold: str, pred: str, want: bool | None) -
 )
 def test_a_binary_float_printed_in_full_is_its_short_decimal(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("g(t)=\\sin t", "g(t)=\\cos t", False),  # math-verify's sympy solves both: about a second
+        ("f(x)=x^2", "f(x)=x^2+1", False),
+        ("f(x)=x^2", "f(z)=z^2+1", False),  # the argument renamed first
+        ("f(x)=\\frac{1}{x}", "f(x)=x", False),
+        ("f(x)=(x+1)^2", "f(x)=x^2+2x+1", True),
+        ("f(x)=2x^3+c", "f(x)=2x^3", None),  # c on one side only: a constant or a unit
+        ("f(x)=f(x-1)+1", "f(x)=x", None),  # the function on its own right side
+        ("f(x)=x^2", "g(x)=x^2+1", None),  # two functions
+    ],
+)
+def test_a_function_defined_by_different_values_is_a_different_function(
+    gold: str, pred: str, want: bool | None
+) -> None:
+    assert decide_fast(gold, pred) is want

@@ -132,7 +132,7 @@ _NAME_RE = re.compile(rf"^{NAME}$")
 
 
 def _values_of_a_name_differ(sg: tuple[str, str], sp: tuple[str, str]) -> bool | None:
-    """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``, ``f(x) = 2x^3+c`` against ``f(x) = 2x^3``:
+    """``y = (x-a)^{5999}`` against ``y = (a-x)^{5999}``, ``g(t) = \\sin t`` against ``g(t) = \\cos t``:
     one name, or one function of a variable, on the left of both, the name absent from both right
     sides, whose right sides take different values at a point
     (:func:`rewards.point_values.differs_at_a_point`): False, a point that solves one equation and

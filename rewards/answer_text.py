@@ -7,6 +7,7 @@ other module of the certain path reads answers through :func:`normalize` first.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from rewards.extract import _BOX_RE, braced
 
@@ -114,20 +115,12 @@ def thousands_in_an_equation(s: str) -> str:
     brackets is such a separator (``x=1, y=2,000`` is a list; ``(x,y)=(1,500)`` is a point)."""
     if s.count("=") != 1 or "," not in s or len(s) > MAX_ANSWER_CHARS:
         return s
-    depth, top_commas = 0, set()
-    for i, c in enumerate(s):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            top_commas.add(i)
+    parts = split_outside_brackets(s, _SEPARATORS[","])
+    top_commas = {end - 1 for end in accumulate(len(p) + 1 for p in parts[:-1])}  # each comma's index
     grouping = {
         m.start() + k for m in _GROUPED_DIGITS_RE.finditer(s) for k, c in enumerate(m.group()) if c == ","
     }
-    if not top_commas or not top_commas <= grouping:
-        return s
-    return "".join(c for i, c in enumerate(s) if i not in top_commas)
+    return "".join(parts) if len(parts) > 1 and top_commas <= grouping else s
 
 
 def normalize(ans: str) -> str:

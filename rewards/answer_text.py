@@ -36,8 +36,21 @@ the readers of the certain path take a subscript only right after the letter. No
 ``i`` (``e^x_1`` is no subscripted ``e``)."""
 _CURRENCY_RE = re.compile(r"\\\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\b")
 _WS_RE = re.compile(r"\s+")
-_RELATION_WORDS = {"\\lt": "<", "\\gt": ">", "!=": "\\ne ", "<=": "\\le ", ">=": "\\ge ", "\\neq": "\\ne "}
-_RELATION_WORD_RE = re.compile(r"\\[lg]t(?![a-zA-Z])|\\neq(?![a-zA-Z])|!=|<=|>=")
+_RELATION_WORDS = {
+    "\\lt": "<",
+    "\\gt": ">",
+    "!=": "\\ne ",
+    "<=": "\\le ",
+    ">=": "\\ge ",
+    "\\neq": "\\ne ",
+    "\\leqq": "\\le ",
+    "\\geqq": "\\ge ",
+    "\\leqslant": "\\le ",
+    "\\geqslant": "\\ge ",
+}
+"""Spellings of relations, written the one way the certain path and latex2sympy read: latex2sympy
+reads ``x \\geqq 0`` (the Japanese school form of ``\\ge``) as ``x \\geq q0``, the letter q times 0."""
+_RELATION_WORD_RE = re.compile(r"\\(?:[lg]t|neq|leqq|geqq|leqslant|geqslant)(?![a-zA-Z])|!=|<=|>=")
 
 
 def _spacing(m: re.Match[str]) -> str:

@@ -62,6 +62,7 @@ from rewards.extract import (
     tail,
 )
 from rewards.formal_identity import read_pair
+from rewards.linear_inequalities import inequalities_decide
 from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
 from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
@@ -142,6 +143,10 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
     if "=" in gold + pred and (assignments(gold) is not None or assignments(pred) is not None):
         return assignments_decide(gold, pred, compare_answers)  # named values: by name, or math-verify
+    if not text_words:
+        same = inequalities_decide(gold, pred)
+        if same is not None:
+            return same  # "2x < 4" against "x < 2", "-4 < 2x-8 \\le 10" against "(2, 9]": the same set
     vg = read_value(gold)
     if vg is None:  # a reference written as a number word ("eleven"); a prediction's is not read
         vg = read_number(drop_var_lhs(gold), words=True)  # ("two" for 2: math-verify, SkyRL)

@@ -114,7 +114,9 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
     return max(frames[0]) if len(frames) == 1 else None
 
 
-def _at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
+def exact_at(s: str, letters: list[str], point: tuple[int, ...]) -> Fraction | None:
+    """``s`` evaluated exactly with each of ``letters`` replaced by the integer at its place in
+    ``point``; None when the value is not an exact rational."""
     sub = s
     for letter, v in zip(letters, point, strict=True):
         sub = re.sub(rf"(?<![a-zA-Z\\]){letter}(?![a-zA-Z])", f"({v})", sub)
@@ -140,7 +142,7 @@ def _grid(exprs: tuple[str, ...], letters: list[str]) -> tuple[int, list[tuple[F
     grid = range(-(side // 2), side - side // 2)
     values: list[tuple[Fraction, ...]] = []
     for point in itertools.product(grid, repeat=len(letters)):
-        row = tuple(_at(e, letters, point) for e in exprs)
+        row = tuple(exact_at(e, letters, point) for e in exprs)
         if any(v is None for v in row):
             return None
         values.append(row)  # type: ignore[arg-type]

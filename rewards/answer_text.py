@@ -292,3 +292,49 @@ def undouble_backslashes(text: str) -> str:
     if "\\\\" not in text or not _DOUBLED_CMD_RE.search(text) or _SINGLE_CMD_RE.search(text):
         return text
     return text.replace("\\\\", "\\")
+
+
+_PLUS_MINUS_TOKEN_RE = re.compile(r"\\(?:pm|mp)(?![a-zA-Z])")
+_NAME_PREFIX_RE = re.compile(r"^([a-zA-Z](?:_\{?\w{1,3}\}?)?\s?=\s?)")
+
+
+def drop_common_name(gold: str, pred: str) -> tuple[str, str] | None:
+    """``x = 2, 4`` and ``x = 3 \\pm 1`` -> ``2, 4`` and ``3 \\pm 1``: both answers without the
+    ``name =`` they both start with (one ``=`` each); None when they name different things
+    (``x = \\pm 3``, ``y = \\pm 3``); else both unchanged."""
+    mg, mp = _NAME_PREFIX_RE.match(gold), _NAME_PREFIX_RE.match(pred)
+    if not mg or not mp or gold.count("=") != 1 or pred.count("=") != 1:
+        return gold, pred
+    if mg.group(1).split("=")[0].strip() != mp.group(1).split("=")[0].strip():
+        return None
+    return gold[mg.end() :], pred[mp.end() :]
+
+
+def expand_plus_minus(s: str) -> str | None:
+    """``3 \\pm 1`` -> ``3 + 1, 3 - 1``; ``\\frac{1 \\mp \\sqrt{97}}{12}`` -> both signs; ``x = 3 \\pm 1``
+    -> ``x = 3 + 1, 3 - 1``: each item of a normalised list with one ``\\pm`` or ``\\mp`` written out
+    as the two values it stands for (a leading one as ``c`` and ``-c``), or None when no item has
+    one. Items with two or more are None: ``a \\pm b \\mp c`` couples its signs by convention, a
+    list of four values (``1 \\pm 2 \\pm 3``) does not, and the text does not say which is meant."""
+    prefix = ""
+    m = _NAME_PREFIX_RE.match(s)
+    if m and s.count("=") == 1:
+        prefix, s = m.group(1), s[m.end() :]
+    items = split_top(s)
+    out: list[str] = []
+    for item in items:
+        marks = list(_PLUS_MINUS_TOKEN_RE.finditer(item))
+        if len(marks) > 1:
+            return None
+        if not marks:
+            out.append(item)
+            continue
+        mark = marks[0]
+        head, tail = item[: mark.start()].rstrip(), item[mark.end() :].lstrip()
+        if not tail or "=" in item or any(op in item for op in RELATION_OPS):
+            return None
+        plus = f"{head} + {tail}" if head else tail
+        out.extend((plus, f"{head} - {tail}" if head else f"-{tail}"))
+    if len(out) == len(items):
+        return None
+    return prefix + ", ".join(out)

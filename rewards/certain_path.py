@@ -17,8 +17,11 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
     chain_tail,
+    drop_common_name,
     drop_var_lhs,
+    expand_plus_minus,
     normalize,
+    split_top,
     text_key,
     undouble_backslashes,
 )
@@ -129,6 +132,16 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     same = quantities_decide(gold, pred)
     if same is not None:
         return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
+    unnamed = drop_common_name(gold, pred)
+    if unnamed is not None:
+        ng, np_ = unnamed
+        eg, ep = expand_plus_minus(ng), expand_plus_minus(np_)
+        if eg is not None or ep is not None:
+            same = compare_answers(eg or ng, ep or np_, text_words)
+            one = (eg is None and len(split_top(ng)) == 1) or (ep is None and len(split_top(np_)) == 1)
+            if same or (same is False and not one):
+                return same  # "x = 3 \\pm 1" against "x = 2, 4": the two values each sign gives
+            # "\\pm 2" against "2" (one of the values): huge_or_pm_decide, else math-verify's convention
     if "=" in gold and "=" in pred:
         values = equations_of_numbers(gold, pred)
         if values is not None:

@@ -149,7 +149,7 @@ def as_union(v: Value) -> Seq | None:
     return None if sp is None else _canonical_union([sp])
 
 
-_OR_RE = re.compile(r",? or |\\lor(?![a-zA-Z])")
+_OR_RE = re.compile(r",? or |\\(?:lor|vee)(?![a-zA-Z])")
 
 
 def _inequality_variable(s: str) -> str | None:
@@ -159,7 +159,7 @@ def _inequality_variable(s: str) -> str | None:
 
 
 def _or_union(s: str, depth: int) -> Seq | None:
-    """``x < -1 \\text{ or } x > 1`` (or ``\\lor``): inequalities in one variable joined by "or",
+    """``x < -1 \\text{ or } x > 1`` (or ``\\lor``, ``\\vee``): inequalities in one variable joined by "or",
     as the union of their intervals; None for anything else (``x = 1 or x = 2`` is a list)."""
     parts = [p.strip() for p in _OR_RE.split(s)]
     if len(parts) < 2 or not all(is_inequality(p) and "\\{" not in p for p in parts):
@@ -227,7 +227,7 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
         return None
     if s.startswith("\\begin{"):
         return _matrix(s, depth)
-    if " or " in s or "\\lor" in s:
+    if " or " in s or "\\lor" in s or "\\vee" in s:
         union = _or_union(s, depth)
         if union is not None:
             return union

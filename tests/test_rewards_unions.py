@@ -60,6 +60,7 @@ def test_a_list_of_pairs_is_not_a_union() -> None:
         ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\text{ or } x>2", False),
         ("(-\\infty,-1)\\cup(1,3)", "x<-1 \\text{ or } 1<x<3", True),
         ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\lor x>1", True),
+        ("(-\\infty, -2) \\cup (-1, \\infty)", "x < -2 \\vee -1 < x", True),  # \\vee is \\lor
         ("x < -1 \\text{ or } x > 1", "|x|>1", True),
         ("(-\\infty,\\infty)", "x<2 \\text{ or } x \\ge 2", True),  # the halves merge
         ("3", "x<-1 \\text{ or } x>1", False),

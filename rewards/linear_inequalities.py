@@ -9,9 +9,9 @@ When every ``d`` is provably a polynomial of degree exactly 1 in the answer's 1-
 
 - in one variable, each link is a half-line with an exact end (``d = a x + b``, ``a != 0``), and
   the answer is their intersection, an interval; two answers are the same exactly when their
-  intervals are (an interval written as ``(-2, 1)`` on the other side is read too). As in the
-  interval reader of :mod:`rewards.answer_values`, the variable's name is not compared
-  (``x > 1`` and ``a > 1``);
+  intervals are (an interval written as ``(-2, 1)`` on the other side is read too). Two
+  different names give None (math-verify counts the name; the interval reader of
+  :mod:`rewards.answer_values` still reads ``x > 1`` and ``a > 1`` alike);
 - in two or three variables, one link each: two half-spaces ``d_1 < 0`` and ``d_2 < 0`` are the same
   set exactly when ``d_1 = c d_2`` with ``c > 0`` and both are strict or both are not.
 
@@ -146,7 +146,9 @@ def inequalities_decide(gold: str, pred: str) -> bool | None:
     letters = variables_of(gold + " " + pred)
     if not letters:
         return None
-    if len(vg) <= 1 and len(vp) <= 1:  # one variable each (the interval reader's "x > 1" = "a > 1")
+    if len(vg) == 1 and len(vp) == 1 and vg != vp:
+        return None  # "1<2x<3" against "1<2y<3": the name counts (the interval reader has "x>1", "a>1")
+    if len(vg) <= 1 and len(vp) <= 1:
         ig = interval_of(lg, vg[0]) if lg is not None and vg else _interval_value(gold)
         ip = interval_of(lp, vp[0]) if lp is not None and vp else _interval_value(pred)
         if ig is None or ip is None:

@@ -132,7 +132,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     same = quantities_decide(gold, pred)
     if same is not None:
         return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
-    unnamed = drop_common_name(gold, pred)
+    unnamed = drop_common_name(gold, pred) if "\\pm" in gold + pred or "\\mp" in gold + pred else None
     if unnamed is not None:
         ng, np_ = unnamed
         eg, ep = expand_plus_minus(ng), expand_plus_minus(np_)

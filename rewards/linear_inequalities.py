@@ -23,6 +23,7 @@ gives None.
 
 from __future__ import annotations
 
+import itertools
 import re
 from fractions import Fraction
 
@@ -124,10 +125,8 @@ def _half_spaces_decide(dg: Link, dp: Link, letters: list[str]) -> bool | None:
     same_line = proportional(dg[0], dp[0], letters)
     if not same_line:
         return None if same_line is None else False  # different boundaries: different sets
-    point = next(
-        (p for p in ((0,) * len(letters), (1,) * len(letters)) if exact_at(dp[0], letters, p)),
-        None,
-    )
+    corners = itertools.product((0, 1), repeat=len(letters))  # a linear d is nonzero at one of them
+    point = next((p for p in corners if exact_at(dp[0], letters, p)), None)
     if point is None:
         return None
     vg, vp = exact_at(dg[0], letters, point), exact_at(dp[0], letters, point)

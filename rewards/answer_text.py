@@ -295,17 +295,24 @@ def undouble_backslashes(text: str) -> str:
 
 
 _PLUS_MINUS_TOKEN_RE = re.compile(r"\\(?:pm|mp)(?![a-zA-Z])")
-_NAME_PREFIX_RE = re.compile(r"^([a-zA-Z](?:_\{?\w{1,3}\}?)?\s?=\s?)")
+_NAME_PREFIX_RE = re.compile(r"^(([a-zA-Z](?:_\{?\w{1,3}\}?)?)\s?=\s?)")
+
+
+def _name_prefix(s: str) -> re.Match[str] | None:
+    """``x = `` at the start of ``s`` (group 1 the prefix, group 2 the name) when ``s`` has no
+    other ``=``; else None."""
+    m = _NAME_PREFIX_RE.match(s)
+    return m if m and s.count("=") == 1 else None
 
 
 def drop_common_name(gold: str, pred: str) -> tuple[str, str] | None:
     """``x = 2, 4`` and ``x = 3 \\pm 1`` -> ``2, 4`` and ``3 \\pm 1``: both answers without the
     ``name =`` they both start with (one ``=`` each); None when they name different things
     (``x = \\pm 3``, ``y = \\pm 3``); else both unchanged."""
-    mg, mp = _NAME_PREFIX_RE.match(gold), _NAME_PREFIX_RE.match(pred)
-    if not mg or not mp or gold.count("=") != 1 or pred.count("=") != 1:
+    mg, mp = _name_prefix(gold), _name_prefix(pred)
+    if not mg or not mp:
         return gold, pred
-    if mg.group(1).split("=")[0].strip() != mp.group(1).split("=")[0].strip():
+    if mg.group(2) != mp.group(2):
         return None
     return gold[mg.end() :], pred[mp.end() :]
 
@@ -317,8 +324,8 @@ def expand_plus_minus(s: str) -> str | None:
     one. Items with two or more are None: ``a \\pm b \\mp c`` couples its signs by convention, a
     list of four values (``1 \\pm 2 \\pm 3``) does not, and the text does not say which is meant."""
     prefix = ""
-    m = _NAME_PREFIX_RE.match(s)
-    if m and s.count("=") == 1:
+    m = _name_prefix(s)
+    if m:
         prefix, s = m.group(1), s[m.end() :]
     items = split_top(s)
     out: list[str] = []

@@ -31,7 +31,7 @@ from rewards.answer_text import DECIMAL_LITERAL_RE
 from rewards.answer_values import Seq, read_value
 from rewards.exact_numbers import Inf, Num
 from rewards.expressions import variables_of
-from rewards.poly_identity import exact_at, is_linear, proportional
+from rewards.poly_identity import degree_bound, exact_at, is_linear, proportional
 
 _OP_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<|>")
 _AND_RE = re.compile(r"\\(?:wedge|land)(?![a-zA-Z])")
@@ -68,11 +68,11 @@ def read_links(s: str) -> list[Link] | None:
 
 def _half_line(d: str, strict: bool, letter: str) -> _Interval | None:
     """``{x : d(x) < 0}`` (or ``\\le``) for ``d`` linear in ``x``, or None when ``d`` is not."""
-    if not is_linear(d, [letter]):
+    if degree_bound(d, frozenset(letter)) != 1:
         return None
     at0, at1 = exact_at(d, [letter], (0,)), exact_at(d, [letter], (1,))
     if at0 is None or at1 is None or at1 == at0:
-        return None
+        return None  # not exact, or no variation: a constant is no half-line
     root = -at0 / (at1 - at0)
     return (None, False, root, not strict) if at1 > at0 else (root, not strict, None, False)
 

@@ -16,12 +16,9 @@ in such a sentence, and in math mode its words would read as products of one-let
 ``cot(h(x))``. Then ``verify(gold, pred)``. math-verify's expression extraction hands sympy's
 ``parse_expr`` only what its regex admits (digits, ``.``, spaces and ``+ - * × / ^ ( ) ÷``): no names, so no code.
 
-Speed: latex2sympy's ANTLR parser is switched to ANTLR's two-stage strategy
-(:func:`install_two_stage_parsing`): SLL prediction first, full LL only when SLL meets a syntax
-error. ANTLR documents that an SLL parse without a syntax error is the parse full LL makes (see the
-"Two-Stage Parsing" note in ``antlr4/atn/ParserATNSimulator.py``), so every parse, and so every
-verdict, is math-verify's; full-LL predictions are never cached in ANTLR's DFA, SLL ones are,
-which is where the time went (about a third of math-verify's total on the benchmark sets).
+Speed: latex2sympy's ANTLR parser predicts faster (:mod:`rewards.latex_prediction`: two-stage
+SLL/LL parsing and decisions settled from the tokens), always to the parse latex2sympy makes on
+its own, so every verdict is math-verify's.
 math-verify's comparison of two parsed expressions is remembered per structurally identical pair
 (:func:`install_comparison_memo`): the prepared form of a pair that math-verify refused is
 compared again, and often reads to the same expressions (sympy's ``solve`` of two equations then
@@ -38,41 +35,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from rewards.latex_prediction import install_two_stage_parsing
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
-
-
-def install_two_stage_parsing() -> Callable[[], None] | None:
-    """Make latex2sympy's parser predict with SLL first and re-parse with full LL (the library's
-    default) only when the SLL attempt raises (latex2sympy's error listeners raise on any syntax
-    error). Returns a function that restores the original, or None when the installed
-    latex2sympy/antlr4 do not have the expected hooks (then nothing changes)."""
-    try:
-        from antlr4.atn.PredictionMode import PredictionMode
-        from latex2sympy2_extended.latex2sympy2 import _Latex2Sympy
-    except ImportError:
-        return None
-    original = getattr(_Latex2Sympy, "create_parser", None)
-    if original is None or getattr(original, "two_stage", False):
-        return None
-
-    def create_parser(self: Any, latex_str: str) -> Any:
-        parser = original(self, latex_str)
-        interp = getattr(parser, "_interp", None)
-        if interp is None or not hasattr(interp, "predictionMode"):
-            return parser
-        ll_math = parser.math
-
-        def math() -> Any:
-            interp.predictionMode = PredictionMode.SLL
-            try:
-                return ll_math()
-            except Exception:  # a syntax error under SLL: the full-LL parse decides
-                return original(self, latex_str).math()
-
-        parser.math = math
-        return parser
-
-    return _replace(_Latex2Sympy, "create_parser", create_parser, "two_stage")
 
 
 def _replace(owner: Any, name: str, new: Any, marker: str) -> Callable[[], None]:

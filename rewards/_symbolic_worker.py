@@ -36,21 +36,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rewards.latex_prediction import install_two_stage_parsing
+from rewards.library_hooks import replace_attribute
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
-
-
-def _replace(owner: Any, name: str, new: Any, marker: str) -> Callable[[], None]:
-    """Set ``owner.name`` to ``new``, flagged with the attribute ``marker`` (so a second install
-    sees it); returns a function that puts the original back."""
-    original = getattr(owner, name)
-    setattr(new, marker, True)
-    setattr(owner, name, new)
-
-    def restore() -> None:
-        setattr(owner, name, original)
-
-    return restore
-
 
 MEMO_SIZE = 1024
 """Comparisons of parsed expressions remembered per worker (:func:`install_comparison_memo`)."""
@@ -105,7 +92,7 @@ def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
             memo.move_to_end(key)
         return hit
 
-    return _replace(grader, "sympy_expr_eq", sympy_expr_eq, "memo")
+    return replace_attribute(grader, "sympy_expr_eq", sympy_expr_eq, "memo")
 
 
 def _load() -> tuple[Any, Any, Any]:

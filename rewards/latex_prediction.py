@@ -1,36 +1,37 @@
 """Faster parsing with latex2sympy's ANTLR parser, to the parse its own full-LL strategy makes.
 
-Most of the symbolic worker's time on answers the certain path leaves to math-verify is ANTLR's
+Most of the symbolic worker's time on answers the certain path leaves to math-verify was ANTLR's
 *prediction* in latex2sympy's parser (pure Python): at a decision whose alternatives start alike,
 ANTLR simulates the grammar over the tokens ahead until they differ, often to the end of the
-input, and builds DFA states as it goes. Three changes cut that, none of which changes a parse:
+input, and builds DFA states as it goes. The parse now runs in two stages, as ANTLR's own
+"Two-Stage Parsing" recipe (``antlr4/atn/ParserATNSimulator.py``) does, and neither changes it:
 
-1. **Two-stage parsing** (ANTLR's own recipe, see "Two-Stage Parsing" in
-   ``antlr4/atn/ParserATNSimulator.py``): predict with SLL first and re-parse with full LL (the
-   library's default) only when the SLL parse meets a syntax error. At every decision SLL either
-   picks the alternative full LL picks or one from which the input cannot be parsed, so an SLL
-   parse without a syntax error is the full-LL parse.
-2. **Full LL at the decisions where SLL always errs**: after a letter with a superscript
-   (``x^2+1``, ``\\log(x^2)``; rule ``atom_expr``) SLL's context-free conflict resolution picks
-   "a subscript follows" and the parse fails, so a third of all texts paid for SLL and then for a
-   whole full-LL parse. Those decisions are predicted with full LL inside the first stage; every
-   other decision keeps SLL, and the argument of 1 holds per decision.
-3. **Decisions settled from the tokens** (:class:`_Shortcuts`): at the top-level decisions that
-   otherwise look ahead to the end of the input (``math``: a relation list, a list or a set
-   relation; ``element``: ``a \\pm b``, a set or a relation; ``set_atom``: an interval, a tuple
-   or a set), the smallest alternative that the tokens do not rule out is taken without
-   simulation. An alternative is ruled out only by a proof from the grammar: its first token
-   cannot be the next token, or it needs a token (``\\pm``, ``=``) that is not in the input, or
-   it can derive no token of a type the input has, or the bracket group it would span is followed
-   by a token that cannot follow it. Full LL picks the smallest alternative from which the rest of
-   the input can be parsed, and every smaller one is ruled out, so either the parse succeeds with
-   full LL's choice or it fails and stage 2 (plain full LL, no shortcuts) decides.
+1. **First stage.** A decision is settled from the tokens where they allow it
+   (:class:`_Shortcuts`): the smallest alternative that the grammar does not rule out is taken
+   without simulation. An alternative is ruled out only by a proof from the grammar: its first
+   tokens (ANTLR's LOOK, with the rule's FOLLOW where it can end) lack the next token; it needs
+   a token (``\\pm``, ``=``) that is not where it would have to be; it can derive no token of a
+   type the input has; the bracket group it would span is followed by a token that cannot follow
+   it; or its precedence predicate fails (``a/b/c``: another ``/`` belongs to the outer product).
+   Such rules cover the top-level decisions that otherwise look ahead to the end of the input
+   (``math``: a relation list, a list or a set relation; ``element``: ``a \\pm b``, a set or a
+   relation; ``set_atom``: an interval, a tuple or a set), the scripts of a letter, the loops of
+   the left-recursive rules, and every decision one token settles. Everything else is predicted
+   with SLL, except the scripts of a letter where the tokens do not settle them: there SLL's
+   context-free conflict resolution always picks "a subscript follows" (``x^2+1``,
+   ``\\log(x^2)``), so those are predicted with full LL. Full LL picks the smallest alternative
+   from which the rest of the input can be parsed; SLL picks that one or one from which it
+   cannot; every alternative smaller than a settled one is ruled out. So a first stage without a
+   syntax error made full LL's choice at every decision.
+2. **Second stage**, only after a syntax error: full LL (the library's default), with only the
+   decisions where the tokens leave one alternative settled from them, which is full LL's own
+   choice on any input it can parse (and an input it cannot parse fails either way).
 
 So every parse, and every math-verify verdict built on it, is latex2sympy's own; the tests compare
 the two on a corpus (``tests/test_rewards_worker_parsing.py``). Everything the shortcuts need is
 read from the installed parser's ATN (first tokens, tokens a rule can derive, what may follow a
-rule) and the token names; when the grammar does not have the expected rules and alternatives, the
-shortcuts are not installed and only 1 and 2 apply.
+rule, precedence predicates) and the token names; when the grammar does not have the expected
+rules and alternatives, the shortcuts are not installed and the stages are SLL, then full LL.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from rewards.library_hooks import replace_attribute
 
 EPSILON = -2
 """ANTLR's ``Token.EPSILON``: in a lookahead set, "the end of the rule can be reached"."""
@@ -607,10 +610,4 @@ def install_two_stage_parsing() -> Callable[[], None] | None:
         parser.math = math
         return parser
 
-    _Latex2Sympy.create_parser = create_parser
-    create_parser.two_stage = True  # type: ignore[attr-defined]
-
-    def restore() -> None:
-        _Latex2Sympy.create_parser = original
-
-    return restore
+    return replace_attribute(_Latex2Sympy, "create_parser", create_parser, "two_stage")

@@ -1,0 +1,21 @@
+"""Replacing one attribute of a library object, reversibly: how the symbolic worker installs its
+speed-ups into latex2sympy and math-verify (:mod:`rewards.latex_prediction`,
+:func:`rewards._symbolic_worker.install_comparison_memo`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def replace_attribute(owner: Any, name: str, new: Any, marker: str) -> Callable[[], None]:
+    """Set ``owner.name`` to ``new``, flagged with the attribute ``marker`` (so a second install
+    sees it); returns a function that puts the original back."""
+    original = getattr(owner, name)
+    setattr(new, marker, True)
+    setattr(owner, name, new)
+
+    def restore() -> None:
+        setattr(owner, name, original)
+
+    return restore

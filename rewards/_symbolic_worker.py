@@ -22,7 +22,8 @@ its own, so every verdict is math-verify's.
 math-verify's comparison of two parsed expressions is remembered per structurally identical pair
 (:func:`install_comparison_memo`): the prepared form of a pair that math-verify refused is
 compared again, and often reads to the same expressions (sympy's ``solve`` of two equations then
-ran twice, about a second each).
+ran twice, about a second each). sympy's ``solve`` of an equation is remembered too
+(:func:`install_solve_memo`): GRPO compares many answers with one reference.
 """
 
 from __future__ import annotations
@@ -60,6 +61,30 @@ def _structural_key(gold: Any, pred: Any, rest: tuple[Any, ...]) -> tuple[Any, .
     return (sympy.srepr(gold), sympy.srepr(pred), *rest)
 
 
+def _remembering(compute: Callable[..., Any], size: int, key_of: Callable[..., Any]) -> Callable[..., Any]:
+    """``compute`` with its results remembered per ``key_of(*args, **kwargs)`` (least recently
+    used first out, ``size`` kept). A key of None, or one that cannot be made, computes afresh;
+    an exception is not remembered."""
+    memo: OrderedDict[Any, Any] = OrderedDict()
+
+    def remembered(*args: Any, **kwargs: Any) -> Any:
+        try:
+            key = key_of(*args, **kwargs)
+        except Exception:  # a form that does not print: computed as it is
+            key = None
+        if key is None:
+            return compute(*args, **kwargs)
+        if key in memo:
+            memo.move_to_end(key)
+            return memo[key]
+        value = memo[key] = compute(*args, **kwargs)
+        if len(memo) > size:
+            memo.popitem(last=False)
+        return value
+
+    return remembered
+
+
 def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
     """Remember math-verify's ``sympy_expr_eq`` verdict per structurally identical pair of parsed
     expressions. A pair is compared a second time when the certain path's prepared form of the
@@ -74,30 +99,58 @@ def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
     original = getattr(grader, "sympy_expr_eq", None)
     if original is None or getattr(original, "memo", False):
         return None
-    memo: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
 
-    def sympy_expr_eq(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
-        try:
-            key = _structural_key(gold, pred, (*args, *sorted(kwargs.items())))
-        except Exception:  # a form that does not print: compared as it is
-            key = None
-        if key is None:
-            return bool(original(gold, pred, *args, **kwargs))
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = bool(original(gold, pred, *args, **kwargs))  # an exception: not kept
-            if len(memo) > size:
-                memo.popitem(last=False)
-        else:
-            memo.move_to_end(key)
-        return hit
+    def compare(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
+        return bool(original(gold, pred, *args, **kwargs))
 
-    return replace_attribute(grader, "sympy_expr_eq", sympy_expr_eq, "memo")
+    def key_of(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
+        return _structural_key(gold, pred, (*args, *sorted(kwargs.items())))
+
+    return replace_attribute(grader, "sympy_expr_eq", _remembering(compare, size, key_of), "memo")
+
+
+def install_solve_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
+    """Remember sympy's ``solve`` of a structurally identical equation for the same unknowns, as
+    math-verify calls it to compare two equations (``solve(eq, eq.free_symbols)`` on each side):
+    GRPO compares many responses with one reference, and an equation's solutions take sympy
+    10 ms to a second each time. The results are the same lists (a copy of each, so no caller
+    sees another's changes). Returns a function that restores the original, or None when
+    math-verify lacks the hook."""
+    try:
+        from math_verify import grader
+    except ImportError:
+        return None
+    original = getattr(grader, "solve", None)
+    if original is None or getattr(original, "memo", False):
+        return None
+    remembered = _remembering(original, size, _solve_key)
+
+    def solve(*args: Any, **kwargs: Any) -> Any:
+        got = remembered(*args, **kwargs)
+        if isinstance(got, list):
+            return [dict(item) if isinstance(item, dict) else item for item in got]
+        return got
+
+    return replace_attribute(grader, "solve", solve, "memo")
+
+
+def _solve_key(equation: Any, symbols: Any = None, *rest: Any, **kwargs: Any) -> tuple[Any, ...] | None:
+    """``solve``'s arguments as a key: the equation's structure and the unknowns' (sorted: a set
+    has no order); None for any other call."""
+    import sympy
+
+    if rest or kwargs or not isinstance(symbols, set | frozenset):
+        return None
+    if not all(isinstance(s, sympy.Symbol) for s in symbols):
+        return None
+    key = _structural_key(equation, sympy.Integer(0), ())
+    return None if key is None else (key[0], tuple(sorted(sympy.srepr(s) for s in symbols)))
 
 
 def _load() -> tuple[Any, Any, Any]:
     install_two_stage_parsing()
     install_comparison_memo()
+    install_solve_memo()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]

@@ -1,5 +1,6 @@
 """The worker remembers math-verify's comparison of structurally identical parsed expressions
-(rewards._symbolic_worker.install_comparison_memo): the same verdicts, each pair compared once."""
+(rewards._symbolic_worker.install_comparison_memo), and sympy's solve of structurally identical equations
+(install_solve_memo): the same verdicts, each pair compared once, each equation solved once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rewards._symbolic_worker import install_comparison_memo
+from rewards._symbolic_worker import install_comparison_memo, install_solve_memo
 
 grader = pytest.importorskip("math_verify.grader")
 math_verify = pytest.importorskip("math_verify")
@@ -82,3 +83,55 @@ def test_written_order_stays_out_of_the_memo(counted: list[int]) -> None:
         before = counted[0]
         assert _verify(gold, pred) == first
         assert counted[0] > before  # compared again: the order is not in the key
+
+
+EQUATION_PAIRS = [  # one reference, several answers, as GRPO compares them: math-verify's verdicts
+    ("$x=\\sec^{-1}\\left(y\\right)$", "$y=\\sec x$"),
+    ("$x=\\sec^{-1}\\left(y\\right)$", "$\\sec x = y$"),
+    ("$x=\\sec^{-1}\\left(y\\right)$", "$y = 1/\\cos (x)$"),
+    ("$x+y=1$", "$y=1-x$"),
+    ("$2x+4=6$", "$x=1$"),
+    ("$y^2 = 4x$", "$x = y^2/4$"),
+]
+
+
+@pytest.fixture
+def solves() -> Iterator[list[int]]:
+    """The solve memo installed over a counting wrapper of the solve math-verify calls."""
+    original = grader.solve
+    calls = [0]
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    grader.solve = counting
+    restore: Callable[[], None] | None = install_solve_memo()
+    assert restore is not None, "math-verify's solve hook is missing"
+    try:
+        yield calls
+    finally:
+        restore()
+        grader.solve = original
+
+
+@pytest.fixture
+def plain_equations() -> list[bool]:
+    """math-verify's verdicts without the solve memo (this fixture runs before ``solves``)."""
+    assert not getattr(grader.solve, "memo", False)
+    return [_verify(gold, pred) for gold, pred in EQUATION_PAIRS]
+
+
+def test_an_equation_is_solved_once_with_the_same_verdicts(
+    plain_equations: list[bool], solves: list[int]
+) -> None:
+    assert [_verify(gold, pred) for gold, pred in EQUATION_PAIRS] == plain_equations
+    distinct = solves[0]
+    assert [_verify(gold, pred) for gold, pred in EQUATION_PAIRS] == plain_equations
+    assert solves[0] == distinct  # the second round solved nothing again
+    assert distinct <= 2 * len(EQUATION_PAIRS) - 3  # each reference solved once, not per answer
+    assert plain_equations[3] and plain_equations[5] and not plain_equations[0]  # not vacuous
+
+
+def test_solve_memo_installs_once(solves: list[int]) -> None:
+    assert install_solve_memo() is None

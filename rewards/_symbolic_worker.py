@@ -41,7 +41,8 @@ from rewards.library_hooks import replace_attribute
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
 MEMO_SIZE = 1024
-"""Comparisons of parsed expressions remembered per worker (:func:`install_comparison_memo`)."""
+"""Entries each of the worker's memos keeps (:func:`install_comparison_memo`,
+:func:`install_solve_memo`)."""
 
 
 def _structural_key(gold: Any, pred: Any, rest: tuple[Any, ...]) -> tuple[Any, ...] | None:

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rewards.latex_prediction import install_two_stage_parsing
-from rewards.library_hooks import replace_attribute
+from rewards.library_hooks import replace_attribute, unhooked
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
 MEMO_SIZE = 1024
@@ -97,8 +97,8 @@ def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
         from math_verify import grader
     except ImportError:
         return None
-    original = getattr(grader, "sympy_expr_eq", None)
-    if original is None or getattr(original, "memo", False):
+    original = unhooked(grader, "sympy_expr_eq", "memo")
+    if original is None:
         return None
 
     def compare(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
@@ -121,8 +121,8 @@ def install_solve_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
         from math_verify import grader
     except ImportError:
         return None
-    original = getattr(grader, "solve", None)
-    if original is None or getattr(original, "memo", False):
+    original = unhooked(grader, "solve", "memo")
+    if original is None:
         return None
     remembered = _remembering(original, size, _solve_key)
 

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rewards.library_hooks import replace_attribute
+from rewards.library_hooks import replace_attribute, unhooked
 
 EPSILON = -2
 """ANTLR's ``Token.EPSILON``: in a lookahead set, "the end of the rule can be reached"."""
@@ -581,8 +581,8 @@ def install_two_stage_parsing() -> Callable[[], None] | None:
         from latex2sympy2_extended.latex2sympy2 import _Latex2Sympy
     except ImportError:
         return None
-    original = getattr(_Latex2Sympy, "create_parser", None)
-    if original is None or getattr(original, "two_stage", False):
+    original = unhooked(_Latex2Sympy, "create_parser", "two_stage")
+    if original is None:
         return None
     sll, ll = PredictionMode.SLL, PredictionMode.LL
 

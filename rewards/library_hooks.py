@@ -1,11 +1,20 @@
 """Replacing one attribute of a library object, reversibly: how the symbolic worker installs its
 speed-ups into latex2sympy and math-verify (:mod:`rewards.latex_prediction`,
-:func:`rewards._symbolic_worker.install_comparison_memo`)."""
+:func:`rewards._symbolic_worker.install_comparison_memo`, ``install_solve_memo``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+
+def unhooked(owner: Any, name: str, marker: str) -> Any | None:
+    """``owner.name`` where it exists and no hook flagged ``marker`` replaced it yet; else None
+    (the library lacks the attribute, or the hook is installed)."""
+    original = getattr(owner, name, None)
+    if original is None or getattr(original, marker, False):
+        return None
+    return original
 
 
 def replace_attribute(owner: Any, name: str, new: Any, marker: str) -> Callable[[], None]:

@@ -25,24 +25,30 @@ PAIRS = [  # (gold, pred, the same pair as the certain path prepares it): math-v
 ]
 
 
-@pytest.fixture
-def counted() -> Iterator[list[int]]:
-    """The memo installed over a counting wrapper of math-verify's own comparison."""
-    original = grader.sympy_expr_eq
+def _memo_over_a_counter(name: str, install: Callable[[], Callable[[], None] | None]) -> Iterator[list[int]]:
+    """``install`` a memo over a counting wrapper of math-verify's ``grader.<name>``; yields the
+    count of calls that reached it, and puts everything back afterwards."""
+    original = getattr(grader, name)
     calls = [0]
 
-    def counting(*args: Any, **kwargs: Any) -> bool:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
-        return bool(original(*args, **kwargs))
+        return original(*args, **kwargs)
 
-    grader.sympy_expr_eq = counting
-    restore: Callable[[], None] | None = install_comparison_memo()
-    assert restore is not None, "math-verify's sympy_expr_eq hook is missing"
+    setattr(grader, name, counting)
+    restore = install()
+    assert restore is not None, f"math-verify's {name} hook is missing"
     try:
         yield calls
     finally:
         restore()
-        grader.sympy_expr_eq = original
+        setattr(grader, name, original)
+
+
+@pytest.fixture
+def counted() -> Iterator[list[int]]:
+    """The memo installed over a counting wrapper of math-verify's own comparison."""
+    yield from _memo_over_a_counter("sympy_expr_eq", install_comparison_memo)
 
 
 def _verify(gold: str, pred: str) -> bool:
@@ -98,21 +104,7 @@ EQUATION_PAIRS = [  # one reference, several answers, as GRPO compares them: mat
 @pytest.fixture
 def solves() -> Iterator[list[int]]:
     """The solve memo installed over a counting wrapper of the solve math-verify calls."""
-    original = grader.solve
-    calls = [0]
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return original(*args, **kwargs)
-
-    grader.solve = counting
-    restore: Callable[[], None] | None = install_solve_memo()
-    assert restore is not None, "math-verify's solve hook is missing"
-    try:
-        yield calls
-    finally:
-        restore()
-        grader.solve = original
+    yield from _memo_over_a_counter("solve", install_solve_memo)
 
 
 @pytest.fixture

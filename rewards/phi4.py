@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import sys
 import threading
 from pathlib import Path
@@ -50,6 +49,7 @@ if __name__.partition(".")[0] != "rewards":  # loaded by file path (verl's load_
 
 from rewards.equivalence import DEFAULT_TIMEOUT_S, compare, extract_answer
 from rewards.failures import log_failure
+from rewards.repetition import repetition_penalty
 
 logger = logging.getLogger(__name__)
 
@@ -72,11 +72,6 @@ DEFAULTS: dict[str, float] = {
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
-_WORD_RE = re.compile(r"\w+")
-_ASCII_WORD_TABLE = bytes(
-    (c + 32 if 65 <= c <= 90 else c) if chr(c).isascii() and (chr(c).isalnum() or c == 95) else 32
-    for c in range(256)
-)
 _warned_lock = threading.Lock()
 _warned = {"estimate": False}
 
@@ -99,154 +94,28 @@ def length_aware_accuracy(correct: bool, length: int, params: dict[str, float] |
     return hi + (lo - hi) * 0.5 * (1.0 + math.cos(math.pi * rho))
 
 
-_P = 0x100000001B3  # odd, so invertible modulo 2**64
-_Q = pow(_P, -1, 2**64)
-_powers_lock = threading.Lock()
-_powers: tuple[Any, Any] | None = None
-
-
-def _power_tables(n: int) -> tuple[Any, Any]:
-    """``P**k`` and ``P**-k`` modulo 2**64 for ``k < n`` (grown on demand, shared)."""
-    import numpy as np
-
-    global _powers
-    with _powers_lock:
-        if _powers is None or len(_powers[0]) < n:
-            size = max(n, 2 * len(_powers[0]) if _powers is not None else 0, 1 << 16)
-            p_pow = np.ones(size, dtype=np.uint64)
-            q_pow = np.ones(size, dtype=np.uint64)
-            p_pow[1:] = np.cumprod(np.full(size - 1, _P, dtype=np.uint64))
-            q_pow[1:] = np.cumprod(np.full(size - 1, _Q, dtype=np.uint64))
-            _powers = (p_pow, q_pow)
-        return _powers
-
-
-_scratch = threading.local()
-_SCRATCH_MAX = 1 << 21  # characters: at most 32 MiB of scratch per thread
-
-
-def _scratch_u64(n: int, slot: int = 0) -> tuple[Any, Any]:
-    """Two per-thread uint64 work arrays of at least ``n`` elements, reused across calls (``slot``
-    keeps the word level's arrays apart from the byte level's).
-
-    The byte-level prefix sums need two arrays of 8 bytes per character (about 1 MB each for a
-    20,000-word response). Fresh arrays of that size come from ``mmap`` and are page-faulted in
-    on every call, which doubled the cost of the whole reward (measured); reusing them does not.
-    """
-    import numpy as np
-
-    if n > _SCRATCH_MAX:  # rare huge inputs: fresh arrays, so no thread keeps holding them
-        return np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64)
-    name = f"u64_{slot}"
-    buf = getattr(_scratch, name, None)
-    if buf is None or buf.shape[1] < n:
-        buf = np.empty((2, max(n, 1 << 16)), dtype=np.uint64)
-        setattr(_scratch, name, buf)
-    return buf[0], buf[1]
-
-
-def _mix64(x: Any) -> Any:
-    import numpy as np
-
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-def _word_hashes(text: str) -> Any:
-    """64-bit hashes of the lowercase ``\\w+`` words of ``text``, in order (numpy uint64 array).
-
-    ASCII text is hashed without a Python loop: a polynomial hash of each word from prefix sums
-    over the bytes, then a 64-bit mixer. Other text goes through ``re`` and Python's ``hash``.
-    """
-    import numpy as np
-
-    if not text.isascii():
-        words = _WORD_RE.findall(text.lower())
-        return np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)
-    data = np.frombuffer(text.encode("ascii").translate(_ASCII_WORD_TABLE), dtype=np.uint8)
-    if data.size == 0:
-        return np.zeros(0, dtype=np.uint64)
-    in_word = np.empty(data.size + 2, dtype=bool)
-    in_word[0] = in_word[-1] = False
-    np.not_equal(data, 32, out=in_word[1:-1])
-    edges = np.flatnonzero(in_word[1:] != in_word[:-1])  # alternating word starts and ends
-    starts = edges[0::2]
-    ends = edges[1::2]
-    p_pow, q_pow = _power_tables(data.size + 1)
-    weighted, prefix = _scratch_u64(data.size + 1)
-    weighted, prefix = weighted[: data.size], prefix[: data.size + 1]
-    with np.errstate(over="ignore"):
-        prefix[0] = 0
-        np.multiply(data, q_pow[: data.size], out=weighted)
-        np.cumsum(weighted, out=prefix[1:])
-        raw = (prefix[ends] - prefix[starts]) * p_pow[ends - 1]
-        lengths = (ends - starts).astype(np.uint64)
-        return _mix64(raw ^ (lengths * np.uint64(0x9E3779B97F4A7C15)))
-
-
-def _ngram_counts(h: Any, n: int) -> Any:
-    """Counts of the distinct ``n``-grams of the word hashes ``h`` (numpy array, order irrelevant).
-
-    Each n-gram gets one 64-bit key, ``sum_j h[i+j] * P**(n-1-j)`` modulo 2**64, computed for all
-    ``i`` at once from one prefix sum of ``h[k] * P**-k`` (the same rolling hash as the words',
-    one level up), so counting is one sort. The word hashes are mixed, so two different n-grams
-    share a key with probability about ``len(h)**2 / 2**65`` (1e-11 for 20,000 words).
-    """
-    import numpy as np
-
-    m = len(h) - n + 1
-    p_pow, q_pow = _power_tables(len(h) + 1)
-    weighted, prefix = _scratch_u64(len(h) + 1, slot=1)
-    weighted, prefix = weighted[: len(h)], prefix[: len(h) + 1]
-    with np.errstate(over="ignore"):
-        prefix[0] = 0
-        np.multiply(h, q_pow[: len(h)], out=weighted)
-        np.cumsum(weighted, out=prefix[1:])
-        key = prefix[n:] - prefix[:m]
-        key *= p_pow[n - 1 : n - 1 + m]
-    key.sort()
-    boundaries = np.flatnonzero(key[1:] != key[:-1])
-    edges = np.concatenate(([0], boundaries + 1, [m]))
-    return np.diff(edges)
-
-
-def repetition_penalty(text: str, ngram_size: int = 5, max_count: int = 5) -> float:
-    """``R_rep`` in ``[-1, 0]`` (see the module docstring)."""
-    hashes = _word_hashes(text)
-    n_words = len(hashes)
-    if n_words < ngram_size or ngram_size < 1:
-        return 0.0
-    counts = _ngram_counts(hashes, ngram_size)
-    top = int(counts.max())
-    if top <= 1:
-        return 0.0
-    n_ngrams = n_words - ngram_size + 1
-    frequent = int((counts > max_count).sum())
-    term_frequent = frequent / n_ngrams
-    term_top = top / (n_words / ngram_size) if top >= max_count else 0.0
-    penalty = min(1.0, max(term_frequent, term_top))
-    return -penalty if penalty > 0 else 0.0
+_OTHER_TAGS_CHECKED = 16  # '<' looked at one by one before format_ok counts the tags instead
 
 
 def format_ok(text: str) -> bool:
     """Exactly one ``<think>`` and one ``</think>``, in that order.
 
-    Usually one pass over the text: both tags end in ``think>``, so a ``<think>`` found from the
-    start, a ``</think>`` found from the end after it, and exactly two ``think>`` in all mean there
-    is no other tag (the searches from either end stop at once on a well-formed response). Other
-    ``think>`` (``rethink>``) make it count each tag."""
+    Usually a skim over the text at memchr speed: a ``<think>`` found from the start and a
+    ``</think>`` found from the end after it are the only tags when no other ``<`` starts one. A
+    response with many ``<`` (inequalities) has its tags counted instead."""
     i = text.find(THINK_OPEN)
     if i < 0:
         return False
     j = text.rfind(THINK_CLOSE)
     if j < i:
         return False
-    n = text.count("think>")
-    if n == 2:
-        return True
+    at = text.find("<")
+    for _ in range(_OTHER_TAGS_CHECKED):
+        if at < 0:
+            return True
+        if at not in (i, j) and text.startswith(("<think>", "</think>"), at):
+            return False
+        at = text.find("<", at + 1)
     return text.count(THINK_OPEN) == 1 and text.count(THINK_CLOSE) == 1
 
 

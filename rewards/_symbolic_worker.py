@@ -23,7 +23,9 @@ math-verify's comparison of two parsed expressions is remembered per structurall
 (:func:`install_comparison_memo`): the prepared form of a pair that math-verify refused is
 compared again, and often reads to the same expressions (sympy's ``solve`` of two equations then
 ran twice, about a second each). sympy's ``solve`` of an equation is remembered too
-(:func:`install_solve_memo`): GRPO compares many answers with one reference.
+(:func:`install_solve_memo`): GRPO compares many answers with one reference. Two elementary
+expressions whose difference is clearly nonzero at one point skip sympy's ``simplify``
+(:mod:`rewards.numeric_screen`), which could not make that difference zero.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 from rewards.latex_prediction import install_two_stage_parsing
 from rewards.library_hooks import replace_attribute, unhooked
+from rewards.numeric_screen import install_numeric_screen
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
 MEMO_SIZE = 1024
@@ -152,6 +155,7 @@ def _load() -> tuple[Any, Any, Any]:
     install_two_stage_parsing()
     install_comparison_memo()
     install_solve_memo()
+    install_numeric_screen()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]

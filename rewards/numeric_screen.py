@@ -1,0 +1,140 @@
+"""A numeric screen before sympy's ``simplify`` in math-verify's symbolic comparison (worker only).
+
+math-verify's ``sympy_symbolic_eq(a, b)`` is true only when ``simplify(a - b)`` is zero. That
+call takes 20 ms to seconds, and on most pairs that reach it the answer is no. Where ``a - b`` is
+an elementary expression (numbers, ``pi``, ``E``, ``I``, symbols, ``+ * ^``, exp/log, trigonometric
+and hyperbolic functions and their inverses, ``Abs``), it is first evaluated at one point, each
+symbol a positive irrational-looking number, substituted (``xreplace``) and evaluated with
+sympy's ``evalf``, twice: the point at 40 digits, the value at 30, then 60 and 50. A value
+clearly away from zero (above 1e-10 in size) both times, the two agreeing, means ``a - b`` is not
+identically zero, so ``simplify`` cannot make it zero, and the answer is no without it. (An
+identity evaluates to rounding noise, around 1e-40, which the two precisions also tell apart.
+``evalf(subs=...)`` is not used: it answers 256 for ``2|\\sin x| - |e^{ix} - e^{-ix}|``.)
+
+Sound for math-verify's verdict: ``simplify`` rewrites an expression into an equal one, for the
+values its symbols may take (latex2sympy's symbols are real; the point is real and positive, so
+it is one of those values; a symbol with any assumption a positive irrational number may break,
+such as integer, is not screened). An identity sympy applies only for positive values (``\\log
+x^2 = 2\\log x``) holds at the point, so its difference is 0 there and goes to ``simplify`` as
+before. Anything else (functions of unknown kind, sums, integrals, limits, matrices, relations,
+sets) goes to ``simplify`` unscreened.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from rewards.library_hooks import replace_attribute, unhooked
+
+POINT = ("(sqrt(5) - 1) / 2", "sqrt(2)", "sqrt(3) - 1", "sqrt(5) - 1", "2*sqrt(2) - 2", "sqrt(7) - 1")
+"""Values given to the symbols, in order of their names, cycling: positive, away from 0, 1 and
+the integers (0.618, 1.414, 0.732, 1.236, 0.828, 1.646)."""
+CLEARLY_NONZERO = 1e-10
+PRECISIONS = ((40, 30), (60, 50))
+"""(digits of the point, digits of the value): the value is computed twice and must agree, so
+that rounding of the point, amplified by cancellation, cannot pass for a difference."""
+AGREEMENT = 1e-6
+
+
+@functools.cache
+def _elementary_types() -> tuple[type, ...]:
+    import sympy
+    from sympy.functions.elementary import hyperbolic, trigonometric
+
+    named = [
+        sympy.Add,
+        sympy.Mul,
+        sympy.Pow,
+        sympy.Symbol,
+        sympy.Number,
+        sympy.NumberSymbol,
+        sympy.core.numbers.ImaginaryUnit,
+        sympy.exp,
+        sympy.log,
+        sympy.Abs,
+    ]
+    for module in (trigonometric, hyperbolic):
+        for name in (
+            "sin cos tan cot sec csc asin acos atan acot asec acsc "
+            "sinh cosh tanh coth sech csch asinh acosh atanh acoth asech acsch"
+        ).split():
+            if hasattr(module, name):
+                named.append(getattr(module, name))
+    return tuple(named)
+
+
+def _point(symbols: set[Any], digits: int) -> dict[Any, Any] | None:
+    """A positive value per symbol at ``digits`` digits, or None when a symbol's assumptions may
+    exclude it."""
+    import sympy
+
+    point = {}
+    for i, symbol in enumerate(sorted(symbols, key=lambda s: s.name)):
+        if not isinstance(symbol, sympy.Symbol):
+            return None
+        if symbol.is_real is False or symbol.is_positive is False or symbol.is_rational or symbol.is_zero:
+            return None  # is_rational covers integers, primes, even and odd
+        exact = sympy.sympify(POINT[i % len(POINT)])
+        point[symbol] = sympy.Float(exact.evalf(digits), digits)
+    return point
+
+
+def _value_at_point(difference: Any, point_digits: int, digits: int) -> complex | None:
+    import sympy
+
+    point = _point(difference.free_symbols, point_digits)
+    if point is None:
+        return None
+    value = difference.xreplace(point).evalf(digits)
+    if not isinstance(value, sympy.Expr) or not value.is_number or value.has(sympy.nan, sympy.zoo):
+        return None
+    if not value.is_finite:
+        return None
+    return complex(value)
+
+
+def clearly_different(a: Any, b: Any) -> bool:
+    """Whether ``a - b`` is an elementary expression clearly nonzero at the screen's point (see
+    the module docstring); False whenever that is not shown, including every error."""
+    import sympy
+
+    try:
+        if not isinstance(a, sympy.Expr) or not isinstance(b, sympy.Expr):
+            return False
+        difference = a - b
+        if not isinstance(difference, sympy.Expr):
+            return False
+        allowed = _elementary_types()
+        if not all(isinstance(node, allowed) for node in sympy.preorder_traversal(difference)):
+            return False
+        values = []
+        for point_digits, digits in PRECISIONS:
+            value = _value_at_point(difference, point_digits, digits)
+            if value is None or abs(value) <= CLEARLY_NONZERO:
+                return False
+            values.append(value)
+        first, second = values
+        return abs(first - second) <= AGREEMENT * max(abs(first), abs(second))
+    except Exception:  # a value sympy cannot compute: the comparison goes on unscreened
+        return False
+
+
+def install_numeric_screen() -> Callable[[], None] | None:
+    """Screen math-verify's ``sympy_symbolic_eq`` (see the module docstring). Returns a function
+    that restores the original, or None when math-verify lacks the hook."""
+    try:
+        from math_verify import grader
+    except ImportError:
+        return None
+    original = unhooked(grader, "sympy_symbolic_eq", "screened")
+    if original is None:
+        return None
+
+    def sympy_symbolic_eq(a: Any, b: Any) -> bool:
+        if clearly_different(a, b):
+            return False
+        return bool(original(a, b))
+
+    return replace_attribute(grader, "sympy_symbolic_eq", sympy_symbolic_eq, "screened")

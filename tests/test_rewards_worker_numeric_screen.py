@@ -1,0 +1,106 @@
+"""The worker's numeric screen before sympy's simplify (rewards.numeric_screen): math-verify's
+``sympy_symbolic_eq`` gives the same verdict with it, and skips simplify where the difference of
+two elementary expressions is clearly nonzero at the screen's point."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rewards.numeric_screen import clearly_different, install_numeric_screen
+
+sympy = pytest.importorskip("sympy")
+grader = pytest.importorskip("math_verify.grader")
+
+x, y = sympy.symbols("x y", real=True)  # latex2sympy's symbols are real
+n = sympy.Symbol("n", integer=True)
+f = sympy.Function("f")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "different"),
+    [
+        (x**2 + 1, x**2 + 2, True),
+        (sympy.sin(x), sympy.cos(x), True),
+        (sympy.sqrt(2), sympy.Float("1.414"), True),
+        (sympy.exp(x + y), sympy.exp(x) + sympy.exp(y), True),
+        (sympy.sin(x) ** 2 + sympy.cos(x) ** 2, sympy.Integer(1), False),  # an identity: 0 at the point
+        ((x + 1) ** 2, x**2 + 2 * x + 1, False),
+        (sympy.log(x**2), 2 * sympy.log(x), False),  # equal for positive x only: left to simplify
+        (sympy.sqrt(x**2), x, False),
+        (x, x + sympy.Float("1e-12"), False),  # below the threshold: left to simplify
+        (sympy.pi, sympy.Float("3.14159265358979"), False),
+        (f(x), f(y), False),  # unknown functions: not screened
+        (sympy.Sum(x**n, (n, 0, 3)), 1 + x, False),  # sums: not screened
+        (sympy.Integral(x, (x, 0, 1)), sympy.Integer(2), False),  # integrals: not screened
+        (x + n, x + 1, False),  # an integer symbol: not screened
+        (1 / (x - x), sympy.Integer(1), False),  # zoo: no value
+        (sympy.Eq(x, 1), sympy.Eq(x, 2), False),  # relations: not screened
+        (sympy.Matrix([[x]]), sympy.Matrix([[y]]), False),
+    ],
+)
+def test_clearly_different_table(a: Any, b: Any, different: bool) -> None:
+    assert clearly_different(a, b) is different
+
+
+@pytest.fixture
+def simplify_calls() -> Iterator[list[int]]:
+    """The screen installed over a counting wrapper of math-verify's own sympy_symbolic_eq."""
+    original = grader.sympy_symbolic_eq
+    calls = [0]
+
+    def counting(a: Any, b: Any) -> bool:
+        calls[0] += 1
+        return bool(original(a, b))
+
+    grader.sympy_symbolic_eq = counting
+    restore = install_numeric_screen()
+    assert restore is not None, "math-verify's sympy_symbolic_eq hook is missing"
+    try:
+        yield calls
+    finally:
+        restore()
+        grader.sympy_symbolic_eq = original
+
+
+def test_the_screen_skips_simplify_only_where_the_answer_is_no(simplify_calls: list[int]) -> None:
+    assert grader.sympy_symbolic_eq(x**2 + 1, x**2 + 2) is False
+    assert grader.sympy_symbolic_eq(sympy.tan(x), sympy.sin(x) / sympy.cos(x)) is True
+    assert grader.sympy_symbolic_eq(f(x), f(y)) is False
+    assert simplify_calls[0] == 2  # the identity and the unknown function reached simplify
+
+
+_LEAVES = st.sampled_from([x, y, sympy.Integer(2), sympy.Rational(1, 3), sympy.pi, sympy.Float("0.5")])
+_UNARY = [sympy.sin, sympy.cos, sympy.exp, sympy.sqrt, sympy.Abs, sympy.atan, sympy.cosh]
+
+
+def _extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.tuples(children, children).map(lambda p: p[0] + p[1]),
+        st.tuples(children, children).map(lambda p: p[0] * p[1]),
+        st.tuples(children, st.integers(-2, 3)).map(lambda p: p[0] ** p[1]),
+        st.tuples(st.sampled_from(_UNARY), children).map(lambda p: p[0](p[1])),
+    )
+
+
+_EXPRS = st.recursive(_LEAVES, _extend, max_leaves=5)
+_EQUAL_FORMS = [sympy.expand, sympy.factor, sympy.together, sympy.powsimp, lambda e: e.rewrite(sympy.exp)]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(a=_EXPRS, form=st.sampled_from(_EQUAL_FORMS), other=_EXPRS)
+def test_equal_forms_pass_and_what_is_screened_out_simplify_refuses(a: Any, form: Any, other: Any) -> None:
+    """An equal form of ``a`` (expanded, factored, rewritten) is never screened out; where ``a``
+    against ``a + 1`` or an unrelated expression is, simplify does not find them equal either."""
+    try:
+        same = form(a)
+    except Exception:
+        return
+    assert not clearly_different(a, same)
+    for b in (a + 1, other):
+        if clearly_different(a, b):
+            assert grader.sympy_symbolic_eq(a, b) is False

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rewards.latex_prediction import install_two_stage_parsing
-from rewards.library_hooks import replace_attribute, unhooked
+from rewards.library_hooks import hook_grader
 from rewards.numeric_screen import install_numeric_screen
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
@@ -96,21 +96,17 @@ def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
     text did: sympy's ``solve`` of two equations takes about a second, and the answer is the one
     it gave the first time (the comparison runs without a timeout here and is deterministic).
     Returns a function that restores the original, or None when math-verify lacks the hook."""
-    try:
-        from math_verify import grader
-    except ImportError:
-        return None
-    original = unhooked(grader, "sympy_expr_eq", "memo")
-    if original is None:
-        return None
 
-    def compare(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
-        return bool(original(gold, pred, *args, **kwargs))
+    def remembered(original: Callable[..., Any]) -> Callable[..., Any]:
+        def compare(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
+            return bool(original(gold, pred, *args, **kwargs))
 
-    def key_of(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
-        return _structural_key(gold, pred, (*args, *sorted(kwargs.items())))
+        def key_of(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
+            return _structural_key(gold, pred, (*args, *sorted(kwargs.items())))
 
-    return replace_attribute(grader, "sympy_expr_eq", _remembering(compare, size, key_of), "memo")
+        return _remembering(compare, size, key_of)
+
+    return hook_grader("sympy_expr_eq", "memo", remembered)
 
 
 def install_solve_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
@@ -120,22 +116,19 @@ def install_solve_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:
     10 ms to a second each time. The results are the same lists (a copy of each, so no caller
     sees another's changes). Returns a function that restores the original, or None when
     math-verify lacks the hook."""
-    try:
-        from math_verify import grader
-    except ImportError:
-        return None
-    original = unhooked(grader, "solve", "memo")
-    if original is None:
-        return None
-    remembered = _remembering(original, size, _solve_key)
 
-    def solve(*args: Any, **kwargs: Any) -> Any:
-        got = remembered(*args, **kwargs)
-        if isinstance(got, list):
-            return [dict(item) if isinstance(item, dict) else item for item in got]
-        return got
+    def remembered(original: Callable[..., Any]) -> Callable[..., Any]:
+        memo = _remembering(original, size, _solve_key)
 
-    return replace_attribute(grader, "solve", solve, "memo")
+        def solve(*args: Any, **kwargs: Any) -> Any:
+            got = memo(*args, **kwargs)
+            if isinstance(got, list):
+                return [dict(item) if isinstance(item, dict) else item for item in got]
+            return got
+
+        return solve
+
+    return hook_grader("solve", "memo", remembered)
 
 
 def _solve_key(equation: Any, symbols: Any = None, *rest: Any, **kwargs: Any) -> tuple[Any, ...] | None:

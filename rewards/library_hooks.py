@@ -1,6 +1,7 @@
 """Replacing one attribute of a library object, reversibly: how the symbolic worker installs its
 speed-ups into latex2sympy and math-verify (:mod:`rewards.latex_prediction`,
-:func:`rewards._symbolic_worker.install_comparison_memo`, ``install_solve_memo``)."""
+:func:`rewards._symbolic_worker.install_comparison_memo`, ``install_solve_memo``,
+:func:`rewards.numeric_screen.install_numeric_screen`)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,17 @@ def replace_attribute(owner: Any, name: str, new: Any, marker: str) -> Callable[
         setattr(owner, name, original)
 
     return restore
+
+
+def hook_grader(name: str, marker: str, wrap: Callable[[Any], Any]) -> Callable[[], None] | None:
+    """Replace ``math_verify.grader.<name>`` by ``wrap(original)`` (see :func:`replace_attribute`);
+    returns the function that puts the original back, or None when math-verify or that attribute
+    is missing or the hook flagged ``marker`` is already installed (then nothing changes)."""
+    try:
+        from math_verify import grader
+    except ImportError:
+        return None
+    original = unhooked(grader, name, marker)
+    if original is None:
+        return None
+    return replace_attribute(grader, name, wrap(original), marker)

@@ -26,7 +26,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rewards.library_hooks import replace_attribute, unhooked
+from rewards.library_hooks import hook_grader
 
 POINT = ("(sqrt(5) - 1) / 2", "sqrt(2)", "sqrt(3) - 1", "sqrt(5) - 1", "2*sqrt(2) - 2", "sqrt(7) - 1")
 """Values given to the symbols, in order of their names, cycling: positive, away from 0, 1 and
@@ -124,17 +124,13 @@ def clearly_different(a: Any, b: Any) -> bool:
 def install_numeric_screen() -> Callable[[], None] | None:
     """Screen math-verify's ``sympy_symbolic_eq`` (see the module docstring). Returns a function
     that restores the original, or None when math-verify lacks the hook."""
-    try:
-        from math_verify import grader
-    except ImportError:
-        return None
-    original = unhooked(grader, "sympy_symbolic_eq", "screened")
-    if original is None:
-        return None
 
-    def sympy_symbolic_eq(a: Any, b: Any) -> bool:
-        if clearly_different(a, b):
-            return False
-        return bool(original(a, b))
+    def screened(original: Callable[[Any, Any], Any]) -> Callable[[Any, Any], bool]:
+        def sympy_symbolic_eq(a: Any, b: Any) -> bool:
+            if clearly_different(a, b):
+                return False
+            return bool(original(a, b))
 
-    return replace_attribute(grader, "sympy_symbolic_eq", sympy_symbolic_eq, "screened")
+        return sympy_symbolic_eq
+
+    return hook_grader("sympy_symbolic_eq", "screened", screened)

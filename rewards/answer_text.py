@@ -6,6 +6,7 @@ other module of the certain path reads answers through :func:`normalize` first.
 
 from __future__ import annotations
 
+import functools
 import re
 from itertools import accumulate
 
@@ -137,7 +138,18 @@ def thousands_in_an_equation(s: str) -> str:
 
 
 def normalize(ans: str) -> str:
-    """Canonical surface form of an answer string (pure string work, no parsing)."""
+    """Canonical surface form of an answer string (pure string work, no parsing). Remembered for
+    answers up to :data:`MAX_ANSWER_CHARS` (the last :data:`NORMALIZED_KEPT`): a comparison
+    normalizes each side more than once, and GRPO compares many responses with one reference."""
+    if len(ans) > MAX_ANSWER_CHARS:
+        return _normalize(ans)
+    return _normalized(ans)
+
+
+NORMALIZED_KEPT = 8192
+
+
+def _normalize(ans: str) -> str:
     s = _WS_RE.sub(" ", _strip_wrappers(ans))
     s = (
         s.replace("\u2212", "-")
@@ -176,6 +188,9 @@ def normalize(ans: str) -> str:
     while s.endswith((".", "。")) and not s.endswith(".."):
         s = s[:-1].rstrip()
     return _strip_wrappers(s)
+
+
+_normalized = functools.lru_cache(maxsize=NORMALIZED_KEPT)(_normalize)
 
 
 VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")

@@ -225,6 +225,20 @@ def test_normalize_strips_wrappers() -> None:
     assert normalize("1\\,000\\;m") == "1 000 m"
 
 
+def test_normalize_remembers_answers_not_long_texts() -> None:
+    """normalize is remembered per answer (each comparison normalizes each side more than once);
+    a text longer than an answer is normalized afresh, so model texts do not fill the memo."""
+    from rewards import answer_text
+
+    answer_text._normalized.cache_clear()
+    assert normalize("\\dfrac{1}{2}") == normalize("\\dfrac{1}{2}") == answer_text._normalize("\\dfrac{1}{2}")
+    info = answer_text._normalized.cache_info()
+    assert (info.hits, info.currsize) == (1, 1)
+    long_text = "The answer is \\dfrac{1}{2}. " * 200
+    assert normalize(long_text) == answer_text._normalize(long_text)
+    assert answer_text._normalized.cache_info().currsize == 1
+
+
 def test_bad_types_are_not_equivalent() -> None:
     assert not is_equivalent(None, "1")  # type: ignore[arg-type]
     assert not is_equivalent("1", b"1")  # type: ignore[arg-type]

@@ -385,9 +385,20 @@ def _number(tok: str) -> Value:
     return Fraction(tok)
 
 
+_MAX_ABS_INT = int(_MAX_ABS)  # the same bound, exactly, for Fractions (a float would be converted per call)
+
+
+def _too_big(q: Fraction) -> bool:
+    return abs(q.numerator) > _MAX_ABS_INT * q.denominator
+
+
 def _check(value: Value) -> Value:
+    if isinstance(value, Fraction):
+        if _too_big(value):
+            raise _Reject
+        return value
     if isinstance(value, Gaussian):
-        if max(abs(value.re), abs(value.im)) > _MAX_ABS:
+        if _too_big(value.re) or _too_big(value.im):
             raise _Reject
         return value
     if isinstance(value, float) and not math.isfinite(value):

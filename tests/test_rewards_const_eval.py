@@ -176,3 +176,13 @@ def test_complex_constants_are_compared_exactly(gold: str, pred: str, want: bool
 )
 def test_odd_radicals_of_negative_numbers_are_real(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+def test_magnitude_bound() -> None:
+    """Values beyond 1e250 in size (real or imaginary part) are refused, not computed further."""
+    assert evaluate_exact("10^{249}") == Fraction(10**249)
+    assert evaluate_exact("-10^{249} \\cdot 9") == Fraction(-9 * 10**249)
+    assert evaluate_exact("10^{251}") is None
+    assert evaluate_exact("-10^{251}") is None
+    assert evaluate_gaussian("10^{251} i") is None
+    assert evaluate_gaussian("10^{249} i") == Gaussian(Fraction(0), Fraction(10**249))

@@ -186,3 +186,7 @@ def test_magnitude_bound() -> None:
     assert evaluate_exact("-10^{251}") is None
     assert evaluate_gaussian("10^{251} i") is None
     assert evaluate_gaussian("10^{249} i") == Gaussian(Fraction(0), Fraction(10**249))
+    # products and quotients past the bound, whose factors are within it
+    assert evaluate_exact("10^{200} \\cdot 10^{60}") is None
+    assert evaluate_exact("\\frac{10^{200}}{10^{-60}}") is None
+    assert evaluate_gaussian("10^{200} \\cdot 10^{60} i") is None

@@ -235,6 +235,8 @@ def repetition_penalty(text: str, ngram_size: int = 5, max_count: int = 5) -> fl
     n_words = len(hashes)
     if n_words < ngram_size:
         return 0.0
+    if work.words.shape[1] < n_words:  # lowercasing made more words than bytes allow ("İ" -> "i̇")
+        work = _work(2 * n_words)
     # Only n-grams seen at least max_count times count (top below max_count and no frequent
     # n-gram give 0), and top <= 1 gives 0; with max_count <= 0 every distinct n-gram is frequent.
     at_least = max(max_count, 2) if max_count >= 1 else 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -73,6 +74,14 @@ def test_long_responses_match_the_definition(n_words: int, vocab: int, loops: in
         random.Random(n_words + vocab + loops), n_words, vocab, "wait let me check again", loops
     )
     assert repetition_penalty(text, 5, max_count) == pytest.approx(reference(text, 5, max_count), abs=1e-12)
+
+
+def test_text_whose_lowercase_has_more_words_than_it_has_characters_over_two() -> None:
+    """ "İ".lower() is "i" and a combining dot (no word character): 100,000 "İ" are 100,000 words."""
+    text = "İ" * 100_000
+    with ThreadPoolExecutor(1) as fresh:  # a new thread: work arrays sized for this text's bytes
+        got = fresh.submit(repetition_penalty, text).result()
+    assert got == pytest.approx(reference(text), abs=1e-12) == -1.0
 
 
 def test_equal_words_equal_hashes_distinct_words_distinct() -> None:

@@ -45,20 +45,21 @@ _CHUNKS = 8  # 8-byte pieces of a word read with numpy; the rest of a longer wor
 _K = 0x9E3779B97F4A7C15  # odd: joins a long word's pieces, h = h * K + piece
 _P = 0x100000001B3  # odd: the n-gram keys' polynomial base
 _MASK64 = (1 << 64) - 1
-_SCRATCH_MAX = 1 << 20  # text bytes up to which work arrays are kept (26 bytes each: 26 MiB a thread)
+_SCRATCH_MAX = 1 << 20  # text bytes up to which work arrays are kept (18 bytes each: 18 MiB a thread)
 _scratch = threading.local()
 
 
 class _Work:
-    """Per-call work arrays: ``flags`` (2 rows of booleans, one per text byte) and ``words`` (6 rows
-    of uint64, one per word). Kept per thread up to ``_SCRATCH_MAX`` text bytes."""
+    """Per-call work arrays: ``flags`` (2 rows of booleans, one per text byte) and ``words`` (4 rows
+    of uint64, one per word: the hashes, two work rows, the n-gram keys). Kept per thread up to
+    ``_SCRATCH_MAX`` text bytes."""
 
     def __init__(self, n_bytes: int) -> None:
         import numpy as np
 
         self.capacity = n_bytes
         self.flags = np.empty((2, n_bytes + 1), dtype=bool)
-        self.words = np.empty((6, n_bytes // 2 + 2), dtype=np.uint64)  # a word takes 2 bytes or more
+        self.words = np.empty((4, n_bytes // 2 + 2), dtype=np.uint64)  # a word takes 2 bytes or more
 
 
 def _work(n_bytes: int) -> _Work:
@@ -175,7 +176,7 @@ def _ngram_keys(h: Any, n: int, work: _Work) -> Any:
     result: Any = None
     covered = 0
     block, b = h, 1
-    rows = (work.words[4], work.words[5])  # the doubled blocks alternate between these
+    rows = (work.words[1], work.words[2])  # the doubled blocks alternate between these (free after hashing)
     doublings = 0
     bits = n
     while True:

@@ -19,7 +19,8 @@ The answer is graded from the text after the last ``</think>`` against ``ground_
 ``R_rep`` (repetition penalty) over lowercase ``\\w+`` words and their 5-grams:
 ``R_rep = -max(n_frequent / n_ngrams, top / (n_words / 5))`` where ``n_frequent`` is the number of
 distinct 5-grams seen more than 5 times and ``top`` the highest 5-gram count (that term only when
-``top >= 5``); clipped to ``[-1, 0]``; exactly 0 with no repetition or fewer than 5 words.
+``top >= 5``); clipped to ``[-1, 0]``; exactly 0 with no repetition or fewer than 5 words
+(:mod:`rewards.repetition`, without a Python loop over the words).
 
 So ``score`` lies in ``[-9/13, 8/13]`` with the default weights. Every constant is overridable
 through ``reward.custom_reward_function.reward_kwargs`` (keys: ``l_max, l_pos_control,

@@ -65,28 +65,33 @@ def _elementary_types() -> tuple[type, ...]:
     return tuple(named)
 
 
-def _point(symbols: set[Any], digits: int) -> dict[Any, Any] | None:
-    """A positive value per symbol at ``digits`` digits, or None when a symbol's assumptions may
-    exclude it."""
+def _ordered_symbols(symbols: set[Any]) -> list[Any] | None:
+    """The symbols in order of their names, or None when one is not a plain symbol or its
+    assumptions may exclude a positive irrational value."""
     import sympy
 
-    point = {}
-    for i, symbol in enumerate(sorted(symbols, key=lambda s: s.name)):
+    ordered = sorted(symbols, key=lambda s: getattr(s, "name", ""))
+    for symbol in ordered:
         if not isinstance(symbol, sympy.Symbol):
             return None
         if symbol.is_real is False or symbol.is_positive is False or symbol.is_rational or symbol.is_zero:
             return None  # is_rational covers integers, primes, even and odd
-        exact = sympy.sympify(POINT[i % len(POINT)])
-        point[symbol] = sympy.Float(exact.evalf(digits), digits)
-    return point
+    return ordered
 
 
-def _value_at_point(difference: Any, point_digits: int, digits: int) -> complex | None:
+@functools.cache
+def _point_value(i: int, digits: int) -> Any:
+    """The value of the ``i``-th symbol at ``digits`` digits (computed once)."""
     import sympy
 
-    point = _point(difference.free_symbols, point_digits)
-    if point is None:
-        return None
+    exact = sympy.sympify(POINT[i % len(POINT)])
+    return sympy.Float(exact.evalf(digits), digits)
+
+
+def _value_at_point(difference: Any, symbols: list[Any], point_digits: int, digits: int) -> complex | None:
+    import sympy
+
+    point = {symbol: _point_value(i, point_digits) for i, symbol in enumerate(symbols)}
     value = difference.xreplace(point).evalf(digits)
     if not isinstance(value, sympy.Expr) or not value.is_number or value.has(sympy.nan, sympy.zoo):
         return None
@@ -109,9 +114,12 @@ def clearly_different(a: Any, b: Any) -> bool:
         allowed = _elementary_types()
         if not all(isinstance(node, allowed) for node in sympy.preorder_traversal(difference)):
             return False
+        symbols = _ordered_symbols(difference.free_symbols)
+        if symbols is None:
+            return False
         values = []
         for point_digits, digits in PRECISIONS:
-            value = _value_at_point(difference, point_digits, digits)
+            value = _value_at_point(difference, symbols, point_digits, digits)
             if value is None or abs(value) <= CLEARLY_NONZERO:
                 return False
             values.append(value)

@@ -138,20 +138,24 @@ def _ascii_word_hashes(text: str, work: _Work) -> Any:
     while going.size and offset < 8 * _CHUNKS:
         piece = pieces[starts[going] + offset]
         full = _keep_word_bytes(piece, np.empty_like(piece), np.empty_like(piece))
-        joined = h[going]
-        joined *= np.uint64(_K)
-        joined += piece
-        h[going] = joined
+        _join(h, going, piece)
         going = going[full]
         offset += 8
     if going.size:  # words over 64 bytes: the rest of each in one Python hash (at most n/64 words)
         rest = [hash(buf[p : buf.index(b" ", p)]) & _MASK64 for p in (starts[going] + offset).tolist()]
-        joined = h[going]
-        joined *= np.uint64(_K)
-        joined += np.array(rest, dtype=np.uint64)
-        h[going] = joined
+        _join(h, going, np.array(rest, dtype=np.uint64))
     _mix64(h, tmp)
     return h
+
+
+def _join(h: Any, going: Any, piece: Any) -> None:
+    """``h[going] = h[going] * K + piece``: the next piece of the words at ``going``."""
+    import numpy as np
+
+    joined = h[going]
+    joined *= np.uint64(_K)
+    joined += piece
+    h[going] = joined
 
 
 def word_hashes(text: str, work: _Work | None = None) -> Any:

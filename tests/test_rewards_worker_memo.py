@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
+from grader_hooks import hook_over_a_counter
 
 from rewards._symbolic_worker import install_comparison_memo, install_solve_memo
 
@@ -25,30 +25,10 @@ PAIRS = [  # (gold, pred, the same pair as the certain path prepares it): math-v
 ]
 
 
-def _memo_over_a_counter(name: str, install: Callable[[], Callable[[], None] | None]) -> Iterator[list[int]]:
-    """``install`` a memo over a counting wrapper of math-verify's ``grader.<name>``; yields the
-    count of calls that reached it, and puts everything back afterwards."""
-    original = getattr(grader, name)
-    calls = [0]
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return original(*args, **kwargs)
-
-    setattr(grader, name, counting)
-    restore = install()
-    assert restore is not None, f"math-verify's {name} hook is missing"
-    try:
-        yield calls
-    finally:
-        restore()
-        setattr(grader, name, original)
-
-
 @pytest.fixture
 def counted() -> Iterator[list[int]]:
     """The memo installed over a counting wrapper of math-verify's own comparison."""
-    yield from _memo_over_a_counter("sympy_expr_eq", install_comparison_memo)
+    yield from hook_over_a_counter("sympy_expr_eq", install_comparison_memo)
 
 
 def _verify(gold: str, pred: str) -> bool:
@@ -104,7 +84,7 @@ EQUATION_PAIRS = [  # one reference, several answers, as GRPO compares them: mat
 @pytest.fixture
 def solves() -> Iterator[list[int]]:
     """The solve memo installed over a counting wrapper of the solve math-verify calls."""
-    yield from _memo_over_a_counter("solve", install_solve_memo)
+    yield from hook_over_a_counter("solve", install_solve_memo)
 
 
 @pytest.fixture

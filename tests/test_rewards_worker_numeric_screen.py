@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from grader_hooks import hook_over_a_counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,21 +51,7 @@ def test_clearly_different_table(a: Any, b: Any, different: bool) -> None:
 @pytest.fixture
 def simplify_calls() -> Iterator[list[int]]:
     """The screen installed over a counting wrapper of math-verify's own sympy_symbolic_eq."""
-    original = grader.sympy_symbolic_eq
-    calls = [0]
-
-    def counting(a: Any, b: Any) -> bool:
-        calls[0] += 1
-        return bool(original(a, b))
-
-    grader.sympy_symbolic_eq = counting
-    restore = install_numeric_screen()
-    assert restore is not None, "math-verify's sympy_symbolic_eq hook is missing"
-    try:
-        yield calls
-    finally:
-        restore()
-        grader.sympy_symbolic_eq = original
+    yield from hook_over_a_counter("sympy_symbolic_eq", install_numeric_screen)
 
 
 def test_the_screen_skips_simplify_only_where_the_answer_is_no(simplify_calls: list[int]) -> None:

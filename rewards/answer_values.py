@@ -149,7 +149,9 @@ def as_union(v: Value) -> Seq | None:
     return None if sp is None else _canonical_union([sp])
 
 
-_OR_RE = re.compile(r",? or |\\(?:lor|vee)(?![a-zA-Z])")
+_OR_RE = re.compile(r",? or |\\(?:lor|vee)(?![a-zA-Z])| ?(?:または|もしくは) ?")
+_AND_RE = re.compile(r",? and |\\(?:land|wedge)(?![a-zA-Z])| ?かつ ?")
+_JA_OR, _JA_AND = ("または", "もしくは"), "かつ"
 
 
 def _inequality_variable(s: str) -> str | None:
@@ -161,16 +163,56 @@ def _inequality_variable(s: str) -> str | None:
 def _or_union(s: str, depth: int) -> Seq | None:
     """``x < -1 \\text{ or } x > 1`` (or ``\\lor``, ``\\vee``): inequalities in one variable joined by "or",
     as the union of their intervals; None for anything else (``x = 1 or x = 2`` is a list)."""
-    parts = [p.strip() for p in _OR_RE.split(s)]
+    spans = _one_variable_spans([p.strip() for p in _OR_RE.split(s)], depth)
+    return None if spans is None else _canonical_union(spans)
+
+
+def _one_variable_spans(parts: list[str], depth: int) -> list[_Span] | None:
+    """The intervals of ``parts`` when every part is an inequality in the same one variable."""
     if len(parts) < 2 or not all(is_inequality(p) and "\\{" not in p for p in parts):
         return None
     names = {_inequality_variable(p) for p in parts}
     if len(names) != 1 or None in names:
         return None
     spans = [_span(_interval(p, depth + 1)) for p in parts]
-    if any(sp is None for sp in spans):
+    return None if any(sp is None for sp in spans) else spans  # type: ignore[return-value]
+
+
+def _intersection(spans: list[_Span]) -> Seq | None:
+    """The intersection of ``spans`` as one interval; None when it is empty or one point."""
+    lo = max(spans, key=lambda sp: (sp[0], not sp[1]))  # at the same end, an open one excludes it
+    hi = min(spans, key=lambda sp: (sp[2], sp[3]))
+    if lo[0] >= hi[2]:
         return None
-    return _canonical_union(spans)  # type: ignore[arg-type]
+    return Seq("[" if lo[1] else "(", "]" if hi[3] else ")", (lo[4], hi[5]))
+
+
+def _and_intersection(s: str, depth: int) -> Seq | None:
+    """``x > -1 \\text{ and } x < 2`` (or ``\\land``, ``\\wedge``, かつ): inequalities in one variable
+    joined by "and", as the intersection of their intervals; None for anything else, and for an
+    empty or one-point intersection (then "and" is read as a comma: ``x < -2 and x > -1`` lists
+    the pieces of a union, see :func:`_inequality_list`)."""
+    spans = _one_variable_spans([p.strip() for p in _AND_RE.split(s)], depth)
+    return None if spans is None else _intersection(spans)
+
+
+def _inequality_list(s: str, depth: int) -> Seq | None:
+    """``x < -2, -1 < x`` or ``x \\ge 1, x \\le 3``: inequalities in one variable separated by commas.
+    A comma between conditions on one variable reads as "and" when they have points in common
+    (``x \\ge 1, x \\le 3`` is ``[1, 3]``) and as "or" when no two of them do (``x < -2, -1 < x``
+    lists the pieces of ``(-\\infty, -2) \\cup (-1, \\infty)``, the way solution sets are written
+    in Japanese textbooks; read as "and" it would be the empty set, which no answer means this
+    way). Anything in between (one common point, or some of them overlapping) gives None."""
+    spans = _one_variable_spans(split_top(s, ","), depth)
+    if spans is None:
+        return None
+    both = _intersection(spans)
+    if both is not None:
+        return both
+    union = _canonical_union(spans)
+    if union is None or union.open != "U" or len(union.items) != len(spans):
+        return None  # two of them overlap or touch: neither reading is clean
+    return union
 
 
 def _abs_interval(sides: list[str], norm: list[str], depth: int) -> Seq | None:
@@ -227,10 +269,14 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
         return None
     if s.startswith("\\begin{"):
         return _matrix(s, depth)
-    if " or " in s or "\\lor" in s or "\\vee" in s:
+    if " or " in s or "\\lor" in s or "\\vee" in s or any(w in s for w in _JA_OR):
         union = _or_union(s, depth)
         if union is not None:
             return union
+    if " and " in s or "\\land" in s or "\\wedge" in s or _JA_AND in s:
+        both = _and_intersection(s, depth)
+        if both is not None:
+            return both
     if " and " in s or " or " in s:  # "1, 2 and 3", "x = 1 or x = 2": one list
         s = s.replace(", and ", ", ").replace(" and ", ", ").replace(", or ", ", ").replace(" or ", ", ")
     s = drop_var_lhs(s.strip())
@@ -240,6 +286,8 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
     if _CUP_RE.search(s):
         return _union(s, depth)
     if _INEQ_RE.search(s):
+        if "," in s:
+            return _inequality_list(s, depth)
         return _interval(s, depth)
     opener, closer, parts = list_parts(s)
     if opener == "" and len(parts) < 2:

@@ -65,9 +65,43 @@ def test_a_list_of_pairs_is_not_a_union() -> None:
         ("(-\\infty,\\infty)", "x<2 \\text{ or } x \\ge 2", True),  # the halves merge
         ("3", "x<-1 \\text{ or } x>1", False),
         ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\text{ or } y>1", None),  # two variables
-        ("(1,2)", "1<x \\text{ and } x<2", None),  # "and" is not a union
+        ("(1,2)", "1<x \\text{ and } x<2", True),  # "and": the intersection, not a union
         ("x=1 \\text{ or } x=2", "1, 2", True),  # equations joined by "or" stay a list
     ],
 )
 def test_inequalities_joined_by_or(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # "and" (in words, \\land, \\wedge, かつ): the intersection
+        ("(-1, 2)", "$x > -1$ and $x < 2$", True),
+        ("(-1, 2)", "x > -1 \\text{ and } x \\le 2", False),  # 2 is in
+        ("(-1, 2]", "x > -1 \\land x \\le 2", True),
+        ("[0, 5)", "0 \\le x かつ x < 5", True),
+        ("(1, \\infty)", "x > 0 \\text{ and } x > 1", True),  # nested: the smaller one
+        ("(-1, 2)", "x > -1 \\text{ and } y < 2", None),  # two variables
+        # no common point: "and" lists the pieces (as a comma does, below)
+        ("(-\\infty, -1) \\cup (2, \\infty)", "x < -1 \\text{ and } x > 2", True),
+        ("(-1, 2)", "x < -1 \\text{ and } x > 2", False),
+        # a comma between conditions on one variable: "and" when they share points ...
+        ("[1, 3]", "x \\ge 1, x \\le 3", True),
+        ("[1, 3]", "x \\ge 1, x < 3", False),
+        ("[1, 3]", "\\{x \\mid 1 \\le x \\le 3\\}", True),
+        # ... and "or" when no two of them do (solution sets as Japanese textbooks write them)
+        ("(-\\infty, -2) \\cup (-1, \\infty)", "x < -2, -1 < x", True),
+        ("x < -2, -1 < x", "(-\\infty, -2) \\cup (-1, \\infty)", True),
+        ("x < -2, -1 < x", "x < -2 \\vee -1 < x", True),
+        ("(1, 3] \\cup [5, \\infty)", "1 < x \\le 3, 5 \\le x", True),
+        ("(1, 3] \\cup [5, \\infty)", "1 < x \\le 3, 5 < x", False),  # 5 left out
+        ("(-\\infty, -2) \\cup (-1, \\infty)", "x < -2, -1 < x, x > 3", None),  # some overlap
+        ("(-\\infty, \\infty)", "x \\le -2, x \\ge -2", None),  # one common point: neither reading
+        ("(-\\infty, -2) \\cup (-1, \\infty)", "x < -2, -1 < y", None),  # two variables
+        ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ または $1 < x$", True),
+        ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ もしくは $x > 2$", False),
+    ],
+)
+def test_inequalities_joined_by_and_or_commas(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want

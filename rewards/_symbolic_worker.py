@@ -286,7 +286,45 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     gold_expanded, pred_expanded = expand_finite_sums(gold_parsed), expand_finite_sums(pred_parsed)
     if gold_expanded is None or pred_expanded is None:
         return _same_form(gold_parsed, pred_parsed)
-    return bool(tools[2](gold_expanded, pred_expanded, timeout_seconds=None))
+    if tools[2](gold_expanded, pred_expanded, timeout_seconds=None):
+        return True
+    shared = with_shared_symbols(gold_expanded, pred_expanded)
+    return shared is not None and bool(tools[2](*shared, timeout_seconds=None))
+
+
+def _free_symbols(parsed: list[Any]) -> set[Any]:
+    found: set[Any] = set()
+    for item in parsed:
+        free = getattr(item, "free_symbols", None)
+        if isinstance(free, set | frozenset):
+            found |= free
+    return found
+
+
+def with_shared_symbols(gold: list[Any], pred: list[Any]) -> tuple[list[Any], list[Any]] | None:
+    """Both sides with one plain symbol per name and a free ``i`` read as the imaginary unit; None
+    when that changes nothing (no free ``i``, no name with two symbols).
+
+    latex2sympy makes every symbol of an answer that mentions ``i`` (even as a sum's index) a
+    non-real one, and the other answer's real: ``\\sum_{i=1}^{n} i`` against ``\\frac{n(n+1)}{2}``
+    compares two different ``n``, and math-verify says "different". It also reads a free ``i`` as a
+    variable, refusing ``e^{i\\pi}`` for ``-1`` and ``e^{i\\theta}+e^{-i\\theta}`` for ``2\\cos\\theta``.
+    :func:`compare` asks again with these sides when the first answer is "different", so this only
+    adds credit: plain symbols are complex, and what holds for complex values holds for real ones;
+    a variable named ``i`` would need a pred equal to the gold only through ``i^2 = -1`` to be
+    credited wrongly. A bound ``i`` stays an index."""
+    import sympy
+
+    free = {s for s in _free_symbols(gold) | _free_symbols(pred) if isinstance(s, sympy.Symbol)}
+    names = [s.name for s in free]
+    if "i" not in names and len(set(names)) == len(names):
+        return None
+    renamed = {s: sympy.I if s.name == "i" else sympy.Symbol(s.name) for s in free}
+
+    def read(parsed: list[Any]) -> list[Any]:
+        return [item.xreplace(renamed) if hasattr(item, "xreplace") else item for item in parsed]
+
+    return read(gold), read(pred)
 
 
 WARM_UP_PAIRS: tuple[tuple[str, str], ...] = (

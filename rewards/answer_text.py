@@ -309,6 +309,28 @@ def undouble_backslashes(text: str) -> str:
     return text.replace("\\\\", "\\")
 
 
+_VECTOR_LETTER_RE = re.compile(
+    r"\\(?:vec|vv|bm|boldsymbol|mathbf|overrightarrow)(?![a-zA-Z]) ?(?:\{ ?([a-zA-Z]) ?\}|([a-zA-Z])(?![a-zA-Z]))"
+)
+_VECTOR_MARKS = ("\\vec", "\\vv", "\\bm", "\\boldsymbol", "\\mathbf", "\\overrightarrow")
+
+
+def plain_vector_letters(text: str) -> str:
+    """``\\vec{a}``, ``\\vec a``, ``\\mathbf{a}``, ``\\boldsymbol{a}``, ``\\bm{a}`` -> ``a``: a vector
+    named by one letter is that letter, however it is decorated (math-verify reads ``\\vec{a}`` as
+    a symbol ``vec{a}``, and ``\\vec a`` not at all). A name of several letters keeps its arrow:
+    as plain letters ``AB`` would be the product ``A B``, equal to ``BA``."""
+    if not any(mark in text for mark in _VECTOR_MARKS):
+        return text
+    return _VECTOR_LETTER_RE.sub(_vector_letter, text)
+
+
+def _vector_letter(m: re.Match[str]) -> str:
+    letter = m.group(1) or m.group(2)
+    before = m.string[m.start() - 1 : m.start()]
+    return f" {letter}" if before.isalpha() else letter  # "\cdot\vec{w}": not the command \cdotw
+
+
 _PLUS_MINUS_TOKEN_RE = re.compile(r"\\(?:pm|mp)(?![a-zA-Z])")
 _NAME_PREFIX_RE = re.compile(r"^(([a-zA-Z](?:_\{?\w{1,3}\}?)?)\s?=\s?)")
 

@@ -35,7 +35,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from rewards.angles import degrees_as_radians
-from rewards.answer_text import MAX_ANSWER_CHARS, normalize, text_key, undouble_backslashes
+from rewards.answer_text import (
+    MAX_ANSWER_CHARS,
+    normalize,
+    plain_vector_letters,
+    text_key,
+    undouble_backslashes,
+)
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
@@ -112,6 +118,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if not gold.strip() or not pred.strip():
         _count("certain")
         return Verdict(False, "certain")
+    gold, pred = plain_vector_letters(gold), plain_vector_letters(pred)
     fast = decide_fast(gold, pred)
     if fast is not None:
         _count("certain")

@@ -149,8 +149,15 @@ def normalize(ans: str) -> str:
 NORMALIZED_KEPT = 8192
 
 
+_INLINE_MATH_MARK_RE = re.compile(r"(?<!\\)\\[()]")
+"""``\\(`` and ``\\)`` (not a row break ``\\\\`` before ``(``): inline math delimiters."""
+
+
 def _normalize(ans: str) -> str:
-    s = _WS_RE.sub(" ", _strip_wrappers(ans))
+    s = _strip_wrappers(ans)
+    if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
+        s = _INLINE_MATH_MARK_RE.sub(" ", s)
+    s = _WS_RE.sub(" ", s)
     s = (
         s.replace("\u2212", "-")
         .replace("\u2013", "-")

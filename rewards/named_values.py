@@ -11,7 +11,10 @@ from rewards.answer_text import COMMAND_RE, MAX_ANSWER_CHARS, RELATION_OPS, spli
 from rewards.answer_values import Seq, read_value, values_equal
 from rewards.expressions import CONSTANT_LETTERS
 
-_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?) ?= ?([^=]+)$")
+_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?(?:\((?=[^()]*[\d=])[^()]{1,24}\))?) ?= ?([^=]+)$")
+"""``name = value``; a name is a letter with an optional subscript and an optional argument that
+holds a digit or ``=`` (a value at a point: ``P(X = 0)``, ``f(2)``; not a definition ``f(x)``)."""
+_NAME_NOISE_RE = re.compile(r"[{} ]")
 _GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
 
 
@@ -27,7 +30,7 @@ def assignments(s: str) -> list[dict[str, str]] | None:
             m = _ASSIGNMENT_RE.match(item)
             if not m:
                 return None
-            name = m.group(1).replace("{", "").replace("}", "")
+            name = _NAME_NOISE_RE.sub("", m.group(1))
             if name in groups[-1]:
                 groups.append({})
             groups[-1][name] = m.group(2).strip()
@@ -40,7 +43,9 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
     """Answers that name their values (``p=5, q=2``): compared by name, never by position, so
     ``p=2, q=5`` is not ``p=5, q=2``; several groups compare as a set of groups. A named answer
     against a tuple compares in the named order (``(3, 4)`` for ``a=3, b=4``); against a bare list
-    it is equal when the values match in that order, otherwise (None) math-verify decides.
+    it is equal when the values match in that order, otherwise (None) math-verify decides. A
+    prediction that leaves out some of the reference's names is different (``P(X=1)=\\frac13,
+    P(X=2)=\\frac12`` for a distribution that also has ``P(X=0)``).
     ``compare_item`` is the certain path's verdict on two single answers (item by item)."""
     ag, ap = assignments(gold), assignments(pred)
     if ag is None or ap is None:
@@ -60,7 +65,9 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
             return None
         same = all(values_equal(x, y) for x, y in zip(vn, vb.items, strict=True))  # type: ignore[arg-type]
         return same if vb.open == "(" else (same or None)  # a tuple is ordered; a bare list may not be
-    if ag[0].keys() != ap[0].keys() or len(ag) != len(ap):
+    if ag[0].keys() != ap[0].keys():  # a value left out is a wrong answer; other names: math-verify
+        return False if ap[0].keys() < ag[0].keys() else None
+    if len(ag) != len(ap):
         return None
     parsed = [[{k: read_value(v, 1) for k, v in g.items()} for g in side] for side in (ag, ap)]
     if any(v is None for side in parsed for g in side for v in g.values()):

@@ -490,3 +490,49 @@ def test_undouble_backslashes(text: str, want: str) -> None:
 )
 def test_doubly_escaped_answers_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # values named at a point (a distribution, a function's values): compared by name
+        (
+            "$P(X=0)=\\frac16,\\ P(X=1)=\\frac13,\\ P(X=2)=\\frac12$",
+            "$P(X = 1) = \\frac{2}{6}, P(X = 0) = \\frac{1}{6}, P(X = 2) = 0.5$",
+            True,
+        ),
+        (
+            "\\(P(X = 0) = \\frac{1}{6}\\),\\(P(X = 1) = \\frac{4}{12}\\),\\(P(X = 2) = \\frac{6}{12}\\)",
+            "\\boxed{P(X=0)=\\frac{1}{6},\\ P(X=1)=\\frac{1}{4},\\ P(X=2)=\\frac{1}{2}}",
+            False,
+        ),  # 1/4
+        (
+            "\\(P(X = 0) = \\frac{1}{6}\\),\\(P(X = 1) = \\frac{4}{12}\\),\\(P(X = 2) = \\frac{6}{12}\\)",
+            "$P(X = 1) = \\frac{1}{3}, \\quad P(X = 2) = \\frac{1}{2}$",
+            False,
+        ),  # P(X=0) left out
+        ("$f(1) = 2, f(2) = 5$", "$f(2)=5,\\ f(1)=2$", True),
+        ("$f(1) = 2, f(2) = 5$", "$f(1)=5, f(2)=2$", False),
+        ("$a = 1, b = 2$", "$a = 1$", False),  # a named value left out
+    ],
+)
+def test_values_named_at_a_point(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred, 10.0).equal is want
+
+
+def test_definitions_are_not_named_values() -> None:
+    from rewards.named_values import assignments
+
+    assert assignments("f(x) = x^2, g(x) = 2x") is None  # f(x) defines a function: not a label
+    assert assignments("P(X = 0) = \\frac{1}{6}, P(X = 1) = \\frac{1}{3}") == [
+        {"P(X=0)": "\\frac{1}{6}", "P(X=1)": "\\frac{1}{3}"}
+    ]
+
+
+def test_inline_math_marks_inside_an_answer_are_dropped() -> None:
+    from rewards.answer_text import normalize
+
+    # "\(a = 1\), \(b = 2\)" is one answer, as "$a = 1$, $b = 2$" is; a row break before "(" stays
+    assert normalize("\\(a = 1\\), \\(b = 2\\)").replace(" ", "") == "a=1,b=2"
+    assert normalize("\\(\\frac12\\)") == "\\frac{1}{2}"
+    assert "\\\\" in normalize("1 \\\\(2)")

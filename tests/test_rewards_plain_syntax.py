@@ -181,6 +181,42 @@ def test_sum_expansion_keeps_closed_forms_and_refuses_long_ranges() -> None:
     )
 
 
+def test_a_term_free_of_the_index_gives_the_closed_form() -> None:
+    import sympy
+
+    # latex2sympy reads F_{n-k-1} as one symbol: the term does not depend on k
+    (fib,) = [
+        e
+        for e in expand_finite_sums(_parsed("$\\sum_{k=0}^{n-1} F_k F_{n-k-1}$")) or []
+        if isinstance(e, sympy.Basic)
+    ]
+    assert not fib.has(sympy.Sum)
+    n = next(s for s in fib.free_symbols if s.name == "n")
+    assert sympy.expand(fib - fib.subs(n, 0)) != 0  # the count n is in it
+    (power,) = [
+        e for e in expand_finite_sums(_parsed("$\\prod_{j=1}^{m} 2$")) or [] if isinstance(e, sympy.Basic)
+    ]
+    assert not power.has(sympy.Product) and power.is_Pow
+    c, k = sympy.symbols("c k")
+    assert expand_finite_sums([sympy.Sum(c, (k, 5, 2))]) == [-2 * c]  # Karr's convention, as sympy's doit
+    assert sympy.Sum(c, (k, 5, 2)).doit() == -2 * c
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("$F_n = \\sum_{k=0}^{n-1} F_k F_{n-k-1}$", "$F_n = \\sum_{k=0}^{n-1} F_{n-k-1} F_k$", True),
+        ("$F_n = \\sum_{k=0}^{n-1} F_k F_{n-k-1}$", "$F_n = \\sum_{k=0}^{n-2} F_k F_{n-k-2}$", False),
+        ("$\\sum_{k=1}^{n} 3$", "$3n$", True),
+        ("$\\sum_{k=1}^{n} 3$", "$3n+3$", False),
+        ("$\\prod_{k=1}^{n} 2$", "$2^n$", True),
+    ],
+)
+def test_sums_of_a_term_free_of_the_index(gold: str, pred: str, equal: bool) -> None:
+    verdict = compare(gold, pred, timeout_s=5.0)
+    assert (verdict.equal, verdict.verified) == (equal, True)
+
+
 @pytest.mark.parametrize(
     ("gold", "pred"),
     [

@@ -109,12 +109,21 @@ def _foreign_word(word: str, other: str) -> bool:
     return any(c.isalpha() and c not in other for c in word)
 
 
+def _same_letters(gold: str, pred: str) -> bool:
+    return "".join(gold.split()) == "".join(pred.split())
+
+
+def _words(s: str) -> bool:
+    """Plain words (two letters or more), where case does not change the answer ("Yes", "blue")."""
+    return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
+
+
 def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
     as units or text, not as variables: then no verdict rests on those letters being variables."""
-    if text_key(gold) == text_key(pred):
-        return True
+    if text_key(gold) == text_key(pred) and (_same_letters(gold, pred) or _words(gold)):
+        return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     mg = _CHOICE_RE.match(gold)
     if mg:
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)

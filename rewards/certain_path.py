@@ -163,7 +163,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             return True  # "y = 2x + 3" is the graph of "f(x) = 2x + 3"
         if names_differ(gold, pred):
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
-    if "=" in gold + pred and (assignments(gold) is not None or assignments(pred) is not None):
+    if ("=" in gold + pred or ":" in gold + pred) and (
+        assignments(gold) is not None or assignments(pred) is not None
+    ):
         return assignments_decide(gold, pred, compare_answers)  # named values: by name, or math-verify
     if not text_words:
         same = inequalities_decide(gold, pred)

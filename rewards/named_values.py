@@ -18,11 +18,32 @@ _NAME_NOISE_RE = re.compile(r"[{} ]")
 _GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
 
 
+_DICT_ITEM_RE = re.compile(r"^[\"']?([A-Za-z](?:_\{?\w{1,8}\}?)?|\d{1,6})[\"']? ?: ?([^:=<>]+)$")
+
+
+def _dictionary(s: str) -> list[dict[str, str]] | None:
+    """``{x: 3, y: 7}`` or ``{0: \\frac16, 1: \\frac13}`` (a Python or JSON dictionary, as models
+    sometimes box their answer) as one group of named values; None for anything else (a set
+    builder ``\\{x : x > 0\\}`` has escaped braces and a relation)."""
+    if not (s.startswith("{") and s.endswith("}")) or ":" not in s or len(s) > MAX_ANSWER_CHARS:
+        return None
+    group: dict[str, str] = {}
+    for item in split_top(s[1:-1], ","):
+        m = _DICT_ITEM_RE.match(item)
+        if not m or m.group(1) in group:
+            return None
+        group[m.group(1)] = m.group(2).strip()
+    return [group] if len(group) >= 2 else None
+
+
 def assignments(s: str) -> list[dict[str, str]] | None:
     """``p=5, q=2`` -> ``[{p: 5, q: 2}]``; ``p=5,q=2; p=7,q=2`` (or joined by "and"/"or") -> one
-    mapping per group (a group ends where a name repeats). None unless every item is
-    ``name = value``, each group names two or more variables, and all groups name the same ones."""
-    if "=" not in s or len(s) > MAX_ANSWER_CHARS:
+    mapping per group (a group ends where a name repeats); ``{p: 5, q: 2}`` (a dictionary) too.
+    None unless every item is ``name = value``, each group names two or more variables, and all
+    groups name the same ones."""
+    if "=" not in s:
+        return _dictionary(s)
+    if len(s) > MAX_ANSWER_CHARS:
         return None
     groups: list[dict[str, str]] = [{}]
     for part in _GROUP_SPLIT_RE.split(s.replace(", and ", " and ").replace(", or ", " or ")):

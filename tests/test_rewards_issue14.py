@@ -536,3 +536,29 @@ def test_inline_math_marks_inside_an_answer_are_dropped() -> None:
     assert normalize("\\(a = 1\\), \\(b = 2\\)").replace(" ", "") == "a=1,b=2"
     assert normalize("\\(\\frac12\\)") == "\\frac{1}{2}"
     assert "\\\\" in normalize("1 \\\\(2)")
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # a Python / JSON dictionary, as models sometimes box their answer: named values
+        ("$x = 3, y = 7$", "\\boxed{{x: 3, y: 7}}", True),
+        ("$x = 3, y = 7$", "\\boxed{{y: 7, x: 3}}", True),  # by name, not by position
+        ("$x = 3, y = 7$", "\\boxed{{x: 7, y: 3}}", False),
+        ("$x = 3, y = 7$", '\\boxed{{"x": 3, "y": 7}}', True),
+        (
+            "$\\frac{1}{6}, \\frac{1}{3}, \\frac{1}{2}$",
+            "\\boxed{{0: \\frac{1}{6}, 1: \\frac{1}{3}, 2: \\frac{1}{2}}}",
+            True,
+        ),
+        (
+            "$\\frac{1}{6}, \\frac{1}{3}, \\frac{1}{2}$",
+            "\\boxed{{0: \\frac{1}{6}, 1: \\frac{1}{2}, 2: \\frac{1}{3}}}",
+            None,
+        ),
+        ("(0, \\infty)", "\\{x: x > 0\\}", True),  # a set builder, not a dictionary
+        ("3:2", "1.5", None),  # a ratio, not a dictionary
+    ],
+)
+def test_dictionaries_are_named_values(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

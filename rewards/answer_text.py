@@ -286,8 +286,12 @@ def chain_tail(s: str) -> str | None:
     return None
 
 
+def spaceless(s: str) -> str:
+    return _WS_RE.sub("", s)
+
+
 def text_key(s: str) -> str:
-    return _WS_RE.sub("", s).lower()
+    return spaceless(s).lower()
 
 
 DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
@@ -316,10 +320,11 @@ def undouble_backslashes(text: str) -> str:
     return text.replace("\\\\", "\\")
 
 
-_VECTOR_LETTER_RE = re.compile(
-    r"\\(?:vec|vv|bm|boldsymbol|mathbf|overrightarrow)(?![a-zA-Z]) ?(?:\{ ?([a-zA-Z]) ?\}|([a-zA-Z])(?![a-zA-Z]))"
-)
 _VECTOR_MARKS = ("\\vec", "\\vv", "\\bm", "\\boldsymbol", "\\mathbf", "\\overrightarrow")
+_VECTOR_LETTER_RE = re.compile(
+    "(?:" + "|".join(re.escape(mark) for mark in _VECTOR_MARKS) + ")"
+    r"(?![a-zA-Z]) ?(?:\{ ?([a-zA-Z]) ?\}|([a-zA-Z])(?![a-zA-Z]))"
+)
 
 
 def plain_vector_letters(text: str) -> str:

@@ -21,6 +21,7 @@ from rewards.answer_text import (
     drop_var_lhs,
     expand_plus_minus,
     normalize,
+    spaceless,
     split_top,
     text_key,
     undouble_backslashes,
@@ -109,10 +110,6 @@ def _foreign_word(word: str, other: str) -> bool:
     return any(c.isalpha() and c not in other for c in word)
 
 
-def _same_letters(gold: str, pred: str) -> bool:
-    return "".join(gold.split()) == "".join(pred.split())
-
-
 def _words(s: str) -> bool:
     """Plain words (two letters or more), where case does not change the answer ("Yes", "blue")."""
     return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
@@ -122,7 +119,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
     as units or text, not as variables: then no verdict rests on those letters being variables."""
-    if text_key(gold) == text_key(pred) and (_same_letters(gold, pred) or _words(gold)):
+    if text_key(gold) == text_key(pred) and (spaceless(gold) == spaceless(pred) or _words(gold)):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     mg = _CHOICE_RE.match(gold)
     if mg:

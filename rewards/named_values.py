@@ -11,14 +11,15 @@ from rewards.answer_text import COMMAND_RE, MAX_ANSWER_CHARS, RELATION_OPS, spli
 from rewards.answer_values import Seq, read_value, values_equal
 from rewards.expressions import CONSTANT_LETTERS
 
-_ASSIGNMENT_RE = re.compile(r"^([A-Za-z](?:_\{?\w{1,8}\}?)?(?:\((?=[^()]*[\d=])[^()]{1,24}\))?) ?= ?([^=]+)$")
+_NAME = r"[A-Za-z](?:_\{?\w{1,8}\}?)?"  # a letter with an optional subscript
+_ASSIGNMENT_RE = re.compile(rf"^({_NAME}(?:\((?=[^()]*[\d=])[^()]{{1,24}}\))?) ?= ?([^=]+)$")
 """``name = value``; a name is a letter with an optional subscript and an optional argument that
 holds a digit or ``=`` (a value at a point: ``P(X = 0)``, ``f(2)``; not a definition ``f(x)``)."""
 _NAME_NOISE_RE = re.compile(r"[{} ]")
 _GROUP_SPLIT_RE = re.compile(r" ?; ?| (?:and|or) ")
 
 
-_DICT_ITEM_RE = re.compile(r"^[\"']?([A-Za-z](?:_\{?\w{1,8}\}?)?|\d{1,6})[\"']? ?: ?([^:=<>]+)$")
+_DICT_ITEM_RE = re.compile(rf"^[\"']?({_NAME}|\d{{1,6}})[\"']? ?: ?([^:=<>]+)$")
 
 
 def _dictionary(s: str) -> list[dict[str, str]] | None:

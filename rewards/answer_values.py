@@ -9,12 +9,14 @@ unions they mean, and unions are kept canonical (merged, sorted) so equal sets c
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from rewards.answer_text import MAX_ANSWER_CHARS, drop_var_lhs, split_top
+from rewards.const_eval import evaluate_constant
 from rewards.exact_numbers import Inf, Num, nums_equal, read_number
 
 
@@ -29,8 +31,8 @@ Value = Num | Inf | Seq
 
 
 _INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
-_INEQ_VAR_RE = re.compile(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
-"""A variable name in an inequality: ``x``, ``\\lambda``, ``x_{1}``."""
+_INEQ_VAR_RE = re.compile(r"(?!\\pi(?![a-zA-Z])|\\infty(?![a-zA-Z]))\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
+"""A variable name in an inequality: ``x``, ``\\lambda``, ``x_{1}`` (not ``\\pi`` or ``\\infty``)."""
 _SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
 
 
@@ -47,6 +49,25 @@ def is_inequality(s: str) -> bool:
 
 def _interval(s: str, depth: int) -> Seq | None:
     """``3 < x \\le 4`` / ``x > 2`` / ``\\{x \\mid -1<x<1\\}`` as an interval value, or None."""
+    got = _relation_sides(s)
+    if got is None:
+        return None
+    sides, norm = got
+    if any("|" in side for side in sides):
+        return _abs_interval(sides, norm, depth)
+    ends = _interval_ends(sides, norm)
+    if ends is None:
+        return None
+    lo, lo_open, hi, hi_open = ends
+    vlo, vhi = read_value(lo, depth + 1), read_value(hi, depth + 1)
+    if not isinstance(vlo, Num | Inf) or not isinstance(vhi, Num | Inf):
+        return None
+    return Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
+
+
+def _relation_sides(s: str) -> tuple[list[str], list[str]] | None:
+    """The sides of an inequality or a chain of two (a set builder's condition for
+    ``\\{x \\mid ...\\}``) and its relations as ``<``, ``<=``, ``>``, ``>=``; None for anything else."""
     m = _SET_BUILDER_RE.match(s)
     if m:
         s = m.group(2).strip()
@@ -60,9 +81,13 @@ def _interval(s: str, depth: int) -> Seq | None:
         "<" if o in ("<",) else "<=" if o in ("\\le", "\\leq", "<=") else ">" if o == ">" else ">="
         for o in ops
     ]
-    if "|" in s:
-        return _abs_interval(sides, norm, depth)
-    if len(ops) == 2:
+    return sides, norm
+
+
+def _interval_ends(sides: list[str], norm: list[str]) -> tuple[str, bool, str, bool] | None:
+    """The interval an inequality in one variable describes, its ends as written: (lower end,
+    lower end open, upper end, upper end open), ``-\\infty`` / ``\\infty`` where it has none."""
+    if len(norm) == 2:
         if not re.fullmatch(r"\\?[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\([a-zA-Z]\)", sides[1]):
             return None
         if norm[0][0] != norm[1][0]:
@@ -70,21 +95,16 @@ def _interval(s: str, depth: int) -> Seq | None:
         lo, hi = (sides[0], sides[2]) if norm[0][0] == "<" else (sides[2], sides[0])
         lo_open = (norm[0] if norm[0][0] == "<" else norm[1]) in ("<", ">")
         hi_open = (norm[1] if norm[0][0] == "<" else norm[0]) in ("<", ">")
-    else:
-        var_left = bool(_INEQ_VAR_RE.fullmatch(sides[0]))
-        var_right = bool(_INEQ_VAR_RE.fullmatch(sides[1]))
-        if var_left == var_right:
-            return None
-        bound = sides[1] if var_left else sides[0]
-        op = norm[0] if var_left else {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[norm[0]]
-        if op[0] == ">":
-            lo, hi, lo_open, hi_open = bound, "\\infty", op == ">", True
-        else:
-            lo, hi, lo_open, hi_open = "-\\infty", bound, True, op == "<"
-    vlo, vhi = read_value(lo, depth + 1), read_value(hi, depth + 1)
-    if not isinstance(vlo, Num | Inf) or not isinstance(vhi, Num | Inf):
+        return lo, lo_open, hi, hi_open
+    var_left = bool(_INEQ_VAR_RE.fullmatch(sides[0]))
+    var_right = bool(_INEQ_VAR_RE.fullmatch(sides[1]))
+    if var_left == var_right:
         return None
-    return Seq("(" if lo_open else "[", ")" if hi_open else "]", (vlo, vhi))
+    bound = sides[1] if var_left else sides[0]
+    op = norm[0] if var_left else {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[norm[0]]
+    if op[0] == ">":
+        return bound, op == ">", "\\infty", True
+    return "-\\infty", True, bound, op == "<"
 
 
 _CUP_RE = re.compile(r"\\cup(?![a-zA-Z])")
@@ -213,6 +233,58 @@ def _inequality_list(s: str, depth: int) -> Seq | None:
     if union is None or union.open != "U" or len(union.items) != len(spans):
         return None  # two of them overlap or touch: neither reading is clean
     return union
+
+
+_CLEAR_GAP = 1e-9
+"""Two constant ends are ordered when they differ by more than this (relative to the larger, at
+least 1): a float evaluation cannot order ``\\sqrt{2}`` and ``\\frac{\\sqrt{8}}{2}``."""
+
+
+def _end_value(end: str) -> float | None:
+    if end in ("-\\infty", "\\infty"):
+        return math.inf if end == "\\infty" else -math.inf
+    return evaluate_constant(end)
+
+
+def inequality_list_latex(s: str) -> str | None:
+    """A comma list of inequalities in one variable with constant ends (``x < -\\sqrt{2}, \\sqrt{2} < x``)
+    written as the interval or union it means (``(-\\infty, -\\sqrt{2}) \\cup (\\sqrt{2}, \\infty)``), for
+    math-verify: the reading of :func:`_inequality_list` ("and" when all share points, "or" when no
+    two do), for ends it cannot read exactly (surds, ``\\pi``; their order from
+    :func:`rewards.const_eval.evaluate_constant`). None for anything else, and when two ends are too
+    close to order (``_CLEAR_GAP``) or the list is neither reading cleanly."""
+    parts = split_top(s, ",")
+    if len(parts) < 2 or len(parts) > 8 or not all(is_inequality(p) and "\\{" not in p for p in parts):
+        return None
+    names = {_inequality_variable(p) for p in parts}
+    if len(names) != 1 or None in names:
+        return None
+    spans: list[
+        tuple[float, str, float, str]
+    ] = []  # lower value, "(" / "[" + end, upper value, end + ")" / "]"
+    for part in parts:
+        got = _relation_sides(part.strip())
+        ends = None if got is None or any("|" in side for side in got[0]) else _interval_ends(*got)
+        if ends is None:
+            return None
+        lo, lo_open, hi, hi_open = ends
+        lo_v, hi_v = _end_value(lo), _end_value(hi)
+        if lo_v is None or hi_v is None:
+            return None
+        spans.append((lo_v, f"{'(' if lo_open else '['}{lo}", hi_v, f"{hi}{')' if hi_open else ']'}"))
+    finite = sorted(v for sp in spans for v in (sp[0], sp[2]) if math.isfinite(v))
+    if any(b - a <= _CLEAR_GAP * max(1.0, abs(a), abs(b)) for a, b in itertools.pairwise(finite)):
+        return None  # two ends equal or too close to order: math-verify decides as written
+    if any(sp[0] >= sp[2] for sp in spans):
+        return None
+    low = max(spans, key=lambda sp: sp[0])
+    high = min(spans, key=lambda sp: sp[2])
+    if low[0] < high[2]:
+        return f"{low[1]}, {high[3]}"
+    spans.sort(key=lambda sp: sp[0])
+    if any(a[2] >= b[0] for a, b in itertools.pairwise(spans)):
+        return None  # some overlap, some do not: neither reading is clean
+    return " \\cup ".join(f"{sp[1]}, {sp[3]}" for sp in spans)
 
 
 def _abs_interval(sides: list[str], norm: list[str], depth: int) -> Seq | None:

@@ -42,6 +42,7 @@ from rewards.answer_text import (
     text_key,
     undouble_backslashes,
 )
+from rewards.answer_values import inequality_list_latex
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
@@ -142,6 +143,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         result = outcome == EQUAL
     elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = prepare_pair(degrees_as_radians(g), degrees_as_radians(p))  # cos 60° as cos(pi/3)
+        ng, np_ = inequality_list_latex(ng) or ng, inequality_list_latex(np_) or np_  # x<-√2, √2<x
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
         if text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)

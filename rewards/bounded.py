@@ -24,13 +24,14 @@ import atexit
 import json
 import logging
 import os
-import select
 import subprocess
 import sys
 import threading
 import time
 from collections import deque
 from pathlib import Path
+
+from rewards.line_pipe import LineReader
 
 logger = logging.getLogger(__name__)
 
@@ -74,31 +75,18 @@ class _Worker:
             env=env,
             cwd=_REPO_ROOT,
         )
-        self._buf = bytearray()
+        assert self.proc.stdout is not None
+        self._reader = LineReader(self.proc.stdout.fileno())
 
     def alive(self) -> bool:
         return self.proc.poll() is None
 
     def read_line(self, deadline: float) -> bytes | None:
         """One reply line, or None when ``deadline`` passes first; WorkerError on EOF."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while True:
-            nl = self._buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self._buf[:nl])
-                del self._buf[: nl + 1]
-                return line
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise WorkerError("symbolic worker exited unexpectedly")
-            self._buf.extend(chunk)
+        try:
+            return self._reader.line(max(0.0, deadline - time.monotonic()))
+        except EOFError as exc:
+            raise WorkerError("symbolic worker exited unexpectedly") from exc
 
     def ask(self, gold: str, pred: str, deadline: float) -> bool | None:
         """True/False, or None when ``deadline`` passed (the caller must kill this worker)."""

@@ -2,7 +2,9 @@
 
 The parent (:mod:`rewards.bounded`) talks to it over stdin/stdout, one JSON object per line:
 request ``{"gold": str, "pred": str}``, reply ``{"eq": bool}`` or ``{"error": str}``. The parent
-enforces the wall-clock bound by killing this process; nothing here uses ``signal``.
+enforces the wall-clock bound by killing this process; nothing here uses ``signal``. After its
+first request, while no request waits, it parses answers of common shapes
+(:mod:`rewards.idle_warm_up`) so that latex2sympy's parser learns them.
 
 Each side is parsed the way math-verify's own test-suite and RL recipes do it: ``parse(text,
 [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()])``, so a sentence, a
@@ -39,8 +41,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from rewards.idle_warm_up import WARM_UP_TEXTS
 from rewards.latex_prediction import install_two_stage_parsing
 from rewards.library_hooks import hook_grader
+from rewards.line_pipe import LineReader
 from rewards.number_literals import install_number_literals
 from rewards.numeric_screen import install_numeric_screen
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
@@ -373,7 +377,17 @@ def main() -> int:
             continue
     out.write('{"ready": true}\n')
     out.flush()
-    for line in sys.stdin:
+    requests = LineReader(sys.stdin.fileno())
+    idle_texts: list[str] = []  # filled after the first request: a worker nobody uses spends nothing
+    served = False
+    while True:
+        try:
+            line = requests.line(0.0 if idle_texts else None)
+        except EOFError:
+            return 0
+        if line is None:  # nothing waits: parse one more answer shape (never fails the worker)
+            warm_up_parse(idle_texts.pop(), tools)
+            continue
         try:
             request = json.loads(line)
             reply: dict[str, Any] = {"eq": compare(str(request["gold"]), str(request["pred"]), tools)}
@@ -381,7 +395,18 @@ def main() -> int:
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         out.write(json.dumps(reply) + "\n")
         out.flush()
-    return 0
+        if not served:
+            served = True
+            idle_texts = list(reversed(WARM_UP_TEXTS))
+
+
+def warm_up_parse(text: str, tools: tuple[Any, Any, Any]) -> None:
+    """Parse ``text`` as a comparison would, for what it teaches latex2sympy's parser
+    (:mod:`rewards.idle_warm_up`); the result is not kept and a failure is ignored."""
+    try:
+        _parse_uncached(text, tools)
+    except Exception:  # a warm-up text the parser refuses only teaches it less
+        return
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import sympy
-from test_rewards_worker_parsing import _corpus, _parse
+from test_rewards_worker_parsing import _corpus, _parse, parses_with_and_without
 
 from rewards.latex_prediction import install_two_stage_parsing
 from rewards.number_literals import install_number_literals, number_from_literal
@@ -85,11 +85,7 @@ def test_parses_with_literals_are_latex2sympys_own(
         "10^{100}",
         "2\\frac{1}{2}",
     ]
-    literals()  # plain latex2sympy first
-    plain = {s: _parse(s) for s in corpus}
-    assert install_number_literals() is not None
-    fast = {s: _parse(s) for s in corpus}
-    differ = [s for s in corpus if plain[s] != fast[s]]
+    plain, differ = parses_with_and_without(literals, install_number_literals, corpus)
     assert not differ, differ
     assert sum("Integer(" in v or "Float(" in v for v in plain.values()) > len(corpus) // 3
 

@@ -210,13 +210,20 @@ def two_stage() -> Iterator[Callable[[], None]]:
         restore()
 
 
+def parses_with_and_without(
+    restore: Callable[[], None], install: Callable[[], object], corpus: list[str]
+) -> tuple[dict[str, str], list[str]]:
+    """latex2sympy's parse of each text without a hook (``restore`` takes it out), and the texts
+    it parses differently once ``install`` has put the hook back."""
+    restore()
+    plain = {s: _parse(s) for s in corpus}
+    assert install() is not None
+    return plain, [s for s in corpus if _parse(s) != plain[s]]
+
+
 def test_fast_parses_are_latex2sympys_own(two_stage: Callable[[], None], shared_fixtures: Path) -> None:
     corpus = _corpus(shared_fixtures)
-    two_stage()  # plain latex2sympy first
-    plain = {s: _parse(s) for s in corpus}
-    assert install_two_stage_parsing() is not None
-    fast = {s: _parse(s) for s in corpus}
-    differ = [s for s in corpus if plain[s] != fast[s]]
+    plain, differ = parses_with_and_without(two_stage, install_two_stage_parsing, corpus)
     assert not differ, differ
     assert sum(not v.startswith("error") for v in plain.values()) > len(corpus) // 2
 

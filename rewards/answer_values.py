@@ -259,9 +259,8 @@ def inequality_list_latex(s: str) -> str | None:
     names = {_inequality_variable(p) for p in parts}
     if len(names) != 1 or None in names:
         return None
-    spans: list[
-        tuple[float, str, float, str]
-    ] = []  # lower value, "(" / "[" + end, upper value, end + ")" / "]"
+    # each: lower end's value, "(" or "[" and that end as written, upper end's value, it and ")" or "]"
+    spans: list[tuple[float, str, float, str]] = []
     for part in parts:
         got = _relation_sides(part.strip())
         ends = None if got is None or any("|" in side for side in got[0]) else _interval_ends(*got)

@@ -84,6 +84,7 @@ def _strip_wrappers(s: str) -> str:
 _SUPERSCRIPTS = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
+_BARE_PI_RE = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
 """``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
@@ -135,6 +136,13 @@ def thousands_in_an_equation(s: str) -> str:
         m.start() + k for m in _GROUPED_DIGITS_RE.finditer(s) for k, c in enumerate(m.group()) if c == ","
     }
     return "".join(parts) if len(parts) > 1 and top_commas <= grouping else s
+
+
+def bare_pi_as_constant(s: str) -> str:
+    """``pi`` written without its backslash in a LaTeX answer (``2pi``, ``\\frac{pi}{3}``) as
+    ``\\pi``: the constant, as calculator syntax reads it (latex2sympy would read the product
+    ``p i``); not inside a word (``api``)."""
+    return _BARE_PI_RE.sub(r"\\pi ", s) if "pi" in s else s
 
 
 def normalize(ans: str) -> str:

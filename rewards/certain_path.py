@@ -16,6 +16,7 @@ from rewards.answer_text import (
     COMMAND_RE,
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
+    bare_pi_as_constant,
     chain_tail,
     drop_common_name,
     drop_var_lhs,
@@ -234,7 +235,14 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
         got = named_rhs(ng)  # a reference that names its value, against a bare expression
         if got is not None:
             ng = got
-    return plain_to_latex(ng) or ng, plain_to_latex(np_) or np_
+    return _as_latex(ng), _as_latex(np_)
+
+
+def _as_latex(s: str) -> str:
+    """An answer in calculator or sympy syntax rewritten as LaTeX; a LaTeX answer with ``pi``
+    for ``\\pi`` (``2pi``)."""
+    latex = plain_to_latex(s)
+    return latex if latex is not None else bare_pi_as_constant(s)
 
 
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")

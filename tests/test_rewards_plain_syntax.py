@@ -263,3 +263,20 @@ def test_reciprocal_hyperbolics_in_the_worker() -> None:
     gold, pred = "\\coth(\\sqrt{x}) + \\int_0^1 t\\,dt", "\\frac{1}{\\tanh(\\sqrt{x})} + \\frac{1}{2}"
     assert decide_fast(gold, pred) is None
     assert compare(gold, pred, 30.0).equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # "pi" without its backslash inside math is the constant, not the product p i
+        ("$2\\pi$", "$2pi$", True),
+        ("$\\frac{\\pi}{3}$", "$\\frac{pi}{3}$", True),
+        ("$x = \\frac{\\pi}{2}$", "$x = pi/2$", True),
+        ("$2\\pi$", "$3pi$", False),
+        ("$2\\pi$", "$2pi r$", False),
+        ("$api$", "$a \\pi$", None),  # inside a word: left alone
+        ("$p_i$", "$\\pi$", None),
+    ],
+)
+def test_pi_without_its_backslash(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

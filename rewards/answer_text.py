@@ -138,6 +138,27 @@ def thousands_in_an_equation(s: str) -> str:
     return "".join(parts) if len(parts) > 1 and top_commas <= grouping else s
 
 
+_INEQUALITY_MARK_RE = re.compile(r"<|>|\\[lg]eq?(?![a-zA-Z])")
+_BETWEEN_SEGMENTS_RE = re.compile(r"\s*[.;]?\s*")
+_EQUATION_MARK_RE = re.compile(r"(?<![<>!])=")
+
+
+def joined_inequality_segments(s: str) -> str:
+    """``$x < -2$. $1 < x$`` (or with only a space or ``;`` between) as ``$x < -2$, $1 < x$``: math
+    segments that are each an inequality, with no words between them, are one list, as they are
+    with commas (then :mod:`rewards.answer_values` reads a list of inequalities in one variable).
+    Anything else comes back unchanged."""
+    parts = s.split("$")
+    if len(parts) < 5 or len(parts) % 2 == 0 or parts[0].strip() or parts[-1].strip() not in ("", "."):
+        return s
+    segments, between = parts[1::2], parts[2:-1:2]
+    if not all(_INEQUALITY_MARK_RE.search(seg) and not _EQUATION_MARK_RE.search(seg) for seg in segments):
+        return s
+    if not all(_BETWEEN_SEGMENTS_RE.fullmatch(sep) for sep in between):
+        return s
+    return "$" + "$, $".join(segments) + "$"
+
+
 def bare_pi_as_constant(s: str) -> str:
     """``pi`` written without its backslash in a LaTeX answer (``2pi``, ``\\frac{pi}{3}``) as
     ``\\pi``: the constant, as calculator syntax reads it (latex2sympy would read the product
@@ -197,6 +218,8 @@ def _normalize(ans: str) -> str:
     s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
     s = s.replace("\\%", "%").replace("\\!", "")
     s = _PERCENT_WORD_RE.sub(r"\1%", s)
+    if s.count("$") >= 4:
+        s = joined_inequality_segments(s)
     s = _CURRENCY_RE.sub("", s)
     s = _SPACING_RE.sub(_spacing, s)
     s = thousands_in_an_equation(_WS_RE.sub(" ", s).strip())

@@ -100,6 +100,12 @@ def test_inequalities_joined_by_or(gold: str, pred: str, want: bool | None) -> N
         ("(-\\infty, \\infty)", "x \\le -2, x \\ge -2", None),  # one common point: neither reading
         ("(-\\infty, -2) \\cup (-1, \\infty)", "x < -2, -1 < y", None),  # two variables
         ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ または $1 < x$", True),
+        # math segments, each an inequality, with only a space, "." or ";" between: a comma list
+        ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$. $1 < x$", True),
+        ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ $1 < x$", True),
+        ("(-\\infty, -2] \\cup [1, \\infty)", "$x <= -2$; $x >= 1$.", True),
+        ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ $2 < x$", False),
+        ("(1, \\infty)", "$x = 2$. $1 < x$", None),  # an equation among them: not a list of inequalities
         ("(-\\infty, -2) \\cup (1, \\infty)", "$x < -2$ もしくは $x > 2$", False),
     ],
 )

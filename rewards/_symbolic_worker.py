@@ -378,15 +378,15 @@ def main() -> int:
     out.write('{"ready": true}\n')
     out.flush()
     requests = LineReader(sys.stdin.fileno())
-    idle_texts: list[str] = []  # filled after the first request: a worker nobody uses spends nothing
-    served = False
+    idle_texts: list[str] | None = None  # set after the first request: a worker nobody uses spends nothing
     while True:
         try:
             line = requests.line(0.0 if idle_texts else None)
         except EOFError:
             return 0
-        if line is None:  # nothing waits: parse one more answer shape (never fails the worker)
-            warm_up_parse(idle_texts.pop(), tools)
+        if line is None:  # nothing waits (a zero wait: texts are left): parse one more answer shape
+            if idle_texts:
+                warm_up_parse(idle_texts.pop(), tools)
             continue
         try:
             request = json.loads(line)
@@ -395,8 +395,7 @@ def main() -> int:
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         out.write(json.dumps(reply) + "\n")
         out.flush()
-        if not served:
-            served = True
+        if idle_texts is None:
             idle_texts = list(reversed(WARM_UP_TEXTS))
 
 

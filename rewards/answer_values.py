@@ -187,12 +187,17 @@ def _or_union(s: str, depth: int) -> Seq | None:
     return None if spans is None else _canonical_union(spans)
 
 
+def _in_one_variable(parts: list[str]) -> bool:
+    """Whether ``parts`` are two or more inequalities (no set braces) in the same one variable."""
+    if len(parts) < 2 or not all(is_inequality(p) and "\\{" not in p for p in parts):
+        return False
+    names = {_inequality_variable(p) for p in parts}
+    return len(names) == 1 and None not in names
+
+
 def _one_variable_spans(parts: list[str], depth: int) -> list[_Span] | None:
     """The intervals of ``parts`` when every part is an inequality in the same one variable."""
-    if len(parts) < 2 or not all(is_inequality(p) and "\\{" not in p for p in parts):
-        return None
-    names = {_inequality_variable(p) for p in parts}
-    if len(names) != 1 or None in names:
+    if not _in_one_variable(parts):
         return None
     spans = [_span(_interval(p, depth + 1)) for p in parts]
     return None if any(sp is None for sp in spans) else spans  # type: ignore[return-value]
@@ -254,10 +259,7 @@ def inequality_list_latex(s: str) -> str | None:
     :func:`rewards.const_eval.evaluate_constant`). None for anything else, and when two ends are too
     close to order (``_CLEAR_GAP``) or the list is neither reading cleanly."""
     parts = split_top(s, ",")
-    if len(parts) < 2 or len(parts) > 8 or not all(is_inequality(p) and "\\{" not in p for p in parts):
-        return None
-    names = {_inequality_variable(p) for p in parts}
-    if len(names) != 1 or None in names:
+    if len(parts) > 8 or not _in_one_variable(parts):
         return None
     # each: lower end's value, "(" or "[" and that end as written, upper end's value, it and ")" or "]"
     spans: list[tuple[float, str, float, str]] = []

@@ -1,34 +1,31 @@
-"""The Phi-4 repetition penalty (rewards/repetition.py) against a plain Counter of word n-grams."""
+"""The Phi-4 repetition penalty (rewards/repetition.py) against a plain Counter of word n-grams,
+through both its C kernel and its numpy passes."""
 
 from __future__ import annotations
 
 import random
-import re
-from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repetition_reference import load_built_kernel, reference
 
+from rewards import repetition_native
 from rewards.phi4 import format_ok
 from rewards.repetition import repetition_penalty, word_hashes
 
 
-def reference(text: str, n: int = 5, max_count: int = 5) -> float:
-    """The definition, word by word."""
-    words = re.findall(r"\w+", text.lower())
-    if n < 1 or len(words) < n:
-        return 0.0
-    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-    top = max(grams.values())
-    if top <= 1:
-        return 0.0
-    frequent = sum(1 for c in grams.values() if c > max_count) / (len(words) - n + 1)
-    top_term = top / (len(words) / n) if top >= max_count else 0.0
-    penalty = min(1.0, max(frequent, top_term))
-    return -penalty if penalty > 0 else 0.0
+@pytest.fixture(params=["kernel", "numpy"], scope="module")
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs a test with the C kernel loaded, then with none (the numpy passes)."""
+    chosen = load_built_kernel() if request.param == "kernel" else None
+    saved = list(repetition_native._loaded)
+    repetition_native._loaded[:] = [chosen]
+    yield request.param
+    repetition_native._loaded[:] = saved
 
 
 # Words around the 8-byte pieces the hashes read (7, 8, 9, 16, 17, 64, 65 bytes), the Python tail
@@ -45,7 +42,9 @@ _SEPS = st.sampled_from([" ", "  ", ", ", "\n", ".", "$\\", "-", "(", "=", "é"]
     n=st.sampled_from([1, 2, 3, 4, 5, 6, 8, 9, 17]),
     max_count=st.sampled_from([-1, 0, 1, 2, 3, 5, 8]),
 )
-def test_matches_the_definition(words: list[tuple[str, str]], lead: str, n: int, max_count: int) -> None:
+def test_matches_the_definition(
+    backend: str, words: list[tuple[str, str]], lead: str, n: int, max_count: int
+) -> None:
     text = lead + "".join(w + s for w, s in words)
     assert repetition_penalty(text, n, max_count) == pytest.approx(reference(text, n, max_count), abs=1e-12)
 
@@ -68,7 +67,9 @@ def _long_text(rng: random.Random, n_words: int, vocab: int, loop: str = "", loo
         (9000, 5000, 7, 0),  # every distinct n-gram is frequent: no filter
     ],
 )
-def test_long_responses_match_the_definition(n_words: int, vocab: int, loops: int, max_count: int) -> None:
+def test_long_responses_match_the_definition(
+    backend: str, n_words: int, vocab: int, loops: int, max_count: int
+) -> None:
     """Over 4,096 n-grams the counts go through the bucket filter."""
     text = _long_text(
         random.Random(n_words + vocab + loops), n_words, vocab, "wait let me check again", loops
@@ -76,7 +77,7 @@ def test_long_responses_match_the_definition(n_words: int, vocab: int, loops: in
     assert repetition_penalty(text, 5, max_count) == pytest.approx(reference(text, 5, max_count), abs=1e-12)
 
 
-def test_text_whose_lowercase_has_more_words_than_it_has_characters_over_two() -> None:
+def test_text_whose_lowercase_has_more_words_than_it_has_characters_over_two(backend: str) -> None:
     """ "İ".lower() is "i" and a combining dot (no word character): 100,000 "İ" are 100,000 words."""
     text = "İ" * 100_000
     with ThreadPoolExecutor(1) as fresh:  # a new thread: work arrays sized for this text's bytes

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages the tests need are present: Slurm (controller, node daemon,
-# client), munge and shellcheck. As root, install what is missing; otherwise say what to install.
+# client), munge, shellcheck and a C compiler (the reward's repetition kernel, `make native`).
+# As root, install what is missing; otherwise say what to install.
 set -euo pipefail
 
 declare -A cmd_to_pkg=(
@@ -9,6 +10,7 @@ declare -A cmd_to_pkg=(
   [sbatch]=slurm-client
   [munged]=munge
   [shellcheck]=shellcheck
+  [cc]=gcc
 )
 missing=()
 for cmd in "${!cmd_to_pkg[@]}"; do

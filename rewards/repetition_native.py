@@ -1,0 +1,234 @@
+"""The repetition penalty's C kernel (``rewards/native/repetition.c``): build, load, call.
+
+``make native`` (run by ``make dev`` and the engine env targets) compiles the kernel with the
+system C compiler into ``rewards/native/build/``, under a name that carries the source's hash and
+the machine (``repetition-<sha>-x86_64.so``): a changed source or another architecture sharing
+the checkout never loads a stale or foreign library. Where no library loads (no compiler on the
+machine that built the checkout, another architecture, ``GRPO_REWARD_NATIVE=0``),
+:func:`kernel` returns None and :mod:`rewards.repetition` uses its numpy passes (same
+penalty, about 3x the time), logging that once.
+
+Run ``python -m rewards.repetition_native`` to build (``--strict``: fail without a compiler).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import hashlib
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+SOURCE = Path(__file__).resolve().parent / "native" / "repetition.c"
+BUILD_DIR = SOURCE.parent / "build"
+CFLAGS = ("-O2", "-std=c11", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror")
+DISABLE_ENV = "GRPO_REWARD_NATIVE"  # "0": never load the kernel (the numpy passes run)
+_SCRATCH_MAX = 1 << 20  # text bytes up to which work arrays are kept per thread
+
+
+class NativeBuildError(RuntimeError):
+    """The C compiler failed on the kernel's source."""
+
+
+def library_path(source: Path = SOURCE) -> Path:
+    """Where the library built from ``source`` for this machine's architecture lives."""
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    return BUILD_DIR / f"repetition-{digest}-{platform.machine() or 'unknown'}.so"
+
+
+def find_compiler() -> str | None:
+    """``$CC``, else the first of cc, gcc, clang on PATH."""
+    names = [os.environ["CC"]] if os.environ.get("CC") else ["cc", "gcc", "clang"]
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def build(compiler: str | None = None) -> Path:
+    """Compiles the kernel if its library is missing; returns the library's path.
+
+    Raises FileNotFoundError without a compiler and NativeBuildError when compiling fails. The
+    library is written under a temporary name and renamed, so a concurrent load never sees half
+    a file."""
+    target = library_path()
+    if target.exists():
+        return target
+    cc = compiler or find_compiler()
+    if cc is None:
+        raise FileNotFoundError("no C compiler (set CC, or install cc/gcc/clang)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".repetition-", suffix=".so", dir=target.parent)
+    os.close(fd)
+    try:
+        done = subprocess.run(
+            [cc, *CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            raise NativeBuildError(
+                f"{cc} failed on {SOURCE} (exit {done.returncode}):\n{done.stderr.strip()}"
+            )
+        os.replace(tmp, target)
+        for stale in target.parent.glob(f"repetition-*-{platform.machine() or 'unknown'}.so"):
+            if stale != target:  # an older source's library (a process that loaded it keeps it)
+                stale.unlink(missing_ok=True)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return target
+
+
+class _Scratch:
+    """Per-thread work arrays for texts of up to ``n_bytes`` bytes (numpy, passed as pointers)."""
+
+    def __init__(self, n_bytes: int) -> None:
+        import numpy as np
+
+        self.capacity = n_bytes
+        self.hashes = np.empty(n_bytes // 2 + 2, dtype=np.uint64)
+        self.keys = np.empty_like(self.hashes)
+        bits = _bit_length(self.keys.size)
+        self.buckets = np.empty(1 << max(4, bits - 1), dtype=np.uint32)
+        self.slot_bits = max(4, bits + 1)
+        self.slot_keys = np.empty(1 << self.slot_bits, dtype=np.uint64)
+        self.slot_counts = np.empty(1 << self.slot_bits, dtype=np.uint32)
+        self.ptr = {name: getattr(self, name).ctypes.data for name in ("hashes", "keys", "buckets")}
+        self.ptr.update(slot_keys=self.slot_keys.ctypes.data, slot_counts=self.slot_counts.ctypes.data)
+
+
+def _bit_length(n: int) -> int:
+    return int(n).bit_length()
+
+
+class Kernel:
+    """The loaded library's two functions, with per-thread work arrays."""
+
+    def __init__(self, lib: ctypes.CDLL, path: Path) -> None:
+        self.path = path
+        i64, ptr = ctypes.c_int64, ctypes.c_void_p
+        self._hash = lib.rep_word_hashes
+        self._hash.restype = i64
+        self._hash.argtypes = [ctypes.c_char_p, i64, ptr]
+        self._count = lib.rep_ngram_counts
+        self._count.restype = i64
+        self._count.argtypes = [ptr, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, ctypes.POINTER(i64)]
+        self._local = threading.local()
+
+    def _scratch(self, n_bytes: int) -> _Scratch:
+        if n_bytes > _SCRATCH_MAX:  # rare huge inputs: fresh arrays, so no thread keeps holding them
+            return _Scratch(n_bytes)
+        scratch: _Scratch | None = getattr(self._local, "scratch", None)
+        if scratch is None or scratch.capacity < n_bytes:
+            scratch = _Scratch(max(n_bytes, 1 << 16))
+            self._local.scratch = scratch
+        return scratch
+
+    def word_hashes(self, text: str) -> Any:
+        """Hashes of the lowercase ``\\w+`` words of ASCII ``text`` (a view of this thread's work
+        array, valid until its next call)."""
+        raw = text.encode("ascii")
+        scratch = self._scratch(len(raw))
+        n_words = self._hash(raw, len(raw), scratch.ptr["hashes"])
+        return scratch.hashes[:n_words]
+
+    def ngram_counts(self, hashes: Any, ngram: int, max_count: int) -> tuple[int, int]:
+        """``(top, frequent)`` over the ``ngram``-grams of ``hashes`` (``len(hashes) >= ngram >= 1``):
+        the highest count among n-grams seen at least ``max(max_count, 2)`` times (every n-gram
+        when ``max_count < 1``), 0 if none is, and the number of distinct n-grams seen more than
+        ``max_count`` times."""
+        import numpy as np
+
+        n_words = len(hashes)
+        # room for n_words keys (a text's own ASCII hashes fit the scratch they are in)
+        scratch = self._scratch(max(0, 2 * n_words - 4))
+        hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
+        m = n_words - ngram + 1
+        frequent = ctypes.c_int64(0)
+        top = self._count(
+            hashes.ctypes.data,
+            n_words,
+            ngram,
+            max_count,
+            scratch.ptr["keys"],
+            scratch.ptr["buckets"],
+            max(4, _bit_length(m) - 1),
+            scratch.ptr["slot_keys"],
+            scratch.ptr["slot_counts"],
+            scratch.slot_bits,
+            ctypes.byref(frequent),
+        )
+        return int(top), frequent.value
+
+
+_lock = threading.Lock()
+_loaded: list[Kernel | None] = []  # [] until the first kernel() call
+
+
+def kernel() -> Kernel | None:
+    """The kernel, loaded once per process; None when it is disabled, not built or does not load
+    here (logged once, with the fix)."""
+    if _loaded:
+        return _loaded[0]
+    with _lock:
+        if not _loaded:
+            _loaded.append(_load())
+    return _loaded[0]
+
+
+def _load() -> Kernel | None:
+    if os.environ.get(DISABLE_ENV, "").strip() == "0":
+        return None
+    try:
+        path = library_path()
+    except OSError as e:
+        logger.warning("rewards: cannot read the repetition kernel's source (%s); using numpy", e)
+        return None
+    if not path.exists():
+        logger.warning(
+            "rewards: the repetition penalty's C kernel is not built (%s); using the numpy passes "
+            "(same penalty, about 3x the time). Build it with `make native` in %s.",
+            path.name,
+            SOURCE.parents[2],
+        )
+        return None
+    try:
+        return Kernel(ctypes.CDLL(str(path)), path)
+    except (OSError, AttributeError) as e:
+        logger.warning("rewards: %s does not load here (%s); using the numpy passes", path, e)
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m rewards.repetition_native", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--strict", action="store_true", help="exit 1 when no C compiler is found")
+    args = parser.parse_args(argv)
+    try:
+        path = build()
+    except FileNotFoundError as e:
+        print(
+            f"native: {e}; the repetition penalty will use its numpy passes (about 3x slower)",
+            file=sys.stderr,
+        )
+        return 1 if args.strict else 0
+    except NativeBuildError as e:
+        print(f"native: {e}", file=sys.stderr)
+        return 1
+    print(f"native: {path.relative_to(SOURCE.parents[2])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The repetition penalty's C kernel (rewards/repetition_native.py, rewards/native/repetition.c):
+its words are ``re``'s lowercase ``\\w+`` words, its counts are exact, it is built once per
+source and machine, and without it the reward says so and runs the numpy passes."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import shutil
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from repetition_reference import load_built_kernel, reference
+
+from rewards import repetition, repetition_native
+from rewards.repetition import repetition_penalty
+
+
+@pytest.fixture(scope="module")
+def kernel() -> repetition_native.Kernel:
+    return load_built_kernel()
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def test_every_ascii_byte_splits_or_joins_words_as_re_does(kernel: repetition_native.Kernel) -> None:
+    for code in range(128):
+        text = f"ab{chr(code)}cd {chr(code)}x{chr(code)}"
+        assert len(kernel.word_hashes(text)) == len(_words(text)), repr(chr(code))
+
+
+def test_equal_words_equal_hashes_and_distinct_words_distinct(kernel: repetition_native.Kernel) -> None:
+    """Around the 8-byte pieces (7, 8, 9, 15, 16, 17 ... bytes), case, digits, underscores, and
+    every word length up to 150 at every alignment the 64-byte blocks give."""
+    words = ["a", "A", "_", "a_", "_a", "0", "00", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh_"]
+    words += ["x" * k for k in range(1, 150)] + ["Consider", "CONSIDERED", "considered_2"]
+    rng = random.Random(3)
+    for _ in range(20):
+        rng.shuffle(words)
+        seps = [rng.choice([" ", "  ", ",", ".\n", "-", "$\\", "(" * rng.randrange(1, 70)]) for _ in words]
+        text = "".join(w + s for w, s in zip(words, seps, strict=True))
+        got = kernel.word_hashes(text).tolist()
+        assert len(got) == len(words)
+        seen: dict[str, int] = {}
+        for w, h in zip((w.lower() for w in words), got, strict=True):
+            assert seen.setdefault(w, h) == h
+        assert len(set(got)) == len(seen)
+
+
+@pytest.mark.parametrize("length", range(0, 140))
+def test_texts_of_every_length_near_the_block_edges(kernel: repetition_native.Kernel, length: int) -> None:
+    """The last bytes of a text (read past its end as zeros) end the last word correctly."""
+    text = ("ab cde " * 40)[:length]
+    assert len(kernel.word_hashes(text)) == len(_words(text))
+    assert repetition_penalty(text, 2, 3) == pytest.approx(reference(text, 2, 3), abs=1e-12)
+
+
+def test_counts_are_exact_on_many_collisions_of_the_buckets(kernel: repetition_native.Kernel) -> None:
+    """A tiny vocabulary makes every bucket hot: every key goes to the exact count."""
+    rng = random.Random(7)
+    words = [rng.choice("abc") for _ in range(30_000)]
+    hashes = kernel.word_hashes(" ".join(words)).copy()
+    for n, max_count in [(1, 5), (3, 5), (5, 0), (5, -1), (8, 1)]:
+        grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+        top, frequent = kernel.ngram_counts(hashes, n, max_count)
+        assert top == max(grams.values())
+        assert frequent == sum(c > max_count for c in grams.values())
+
+
+def test_the_kernel_is_used_and_threads_agree(
+    kernel: repetition_native.Kernel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_numpy(*args: object) -> None:
+        raise AssertionError("the numpy passes ran although the kernel is loaded")
+
+    monkeypatch.setattr(repetition, "_counts_numpy", no_numpy)
+    rng = random.Random(11)
+    texts = [" ".join(f"w{rng.randrange(v)}" for _ in range(3000)) for v in (20, 200, 2000, 20000)] * 8
+    saved = list(repetition_native._loaded)
+    repetition_native._loaded[:] = [kernel]
+    try:
+        expected = [reference(t) for t in texts]
+        with ThreadPoolExecutor(8) as pool:
+            got = list(pool.map(repetition_penalty, texts))
+    finally:
+        repetition_native._loaded[:] = saved
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_library_name_follows_the_source_and_the_machine(tmp_path: Path) -> None:
+    copy = tmp_path / "repetition.c"
+    shutil.copy(repetition_native.SOURCE, copy)
+    first = repetition_native.library_path(copy)
+    copy.write_text(copy.read_text() + "\n/* changed */\n")
+    assert repetition_native.library_path(copy) != first
+    assert first.name.endswith(f"-{__import__('platform').machine()}.so")
+    assert repetition_native.library_path(repetition_native.SOURCE).parent == repetition_native.BUILD_DIR
+
+
+def test_build_without_a_compiler_and_with_a_broken_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(repetition_native, "BUILD_DIR", tmp_path / "build")
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    with pytest.raises(FileNotFoundError, match="no C compiler"):
+        repetition_native.build()
+    assert repetition_native.main([]) == 0  # make dev goes on without it...
+    assert repetition_native.main(["--strict"]) == 1  # ...make native --strict does not
+    assert "numpy passes" in capsys.readouterr().err
+    false = shutil.which("false")
+    assert false is not None
+    with pytest.raises(repetition_native.NativeBuildError, match="repetition.c"):
+        repetition_native.build(false)
+    assert not list((tmp_path / "build").iterdir())  # no half-written library left
+
+
+def test_without_the_library_the_reward_says_so_once_and_still_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(repetition_native, "BUILD_DIR", tmp_path / "empty")
+    monkeypatch.setattr(repetition_native, "_loaded", [])
+    text = "wait let me check again " * 30
+    with caplog.at_level(logging.WARNING, logger="rewards.repetition_native"):
+        assert repetition_penalty(text) == pytest.approx(reference(text), abs=1e-12)
+        assert repetition_penalty(text) == pytest.approx(reference(text), abs=1e-12)
+    assert repetition_native._loaded == [None]
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1 and "make native" in messages[0]
+
+
+def test_disabled_by_the_environment(
+    monkeypatch: pytest.MonkeyPatch, kernel: repetition_native.Kernel
+) -> None:
+    monkeypatch.setattr(repetition_native, "_loaded", [])
+    monkeypatch.setenv(repetition_native.DISABLE_ENV, "0")
+    assert repetition_native.kernel() is None
+    monkeypatch.setattr(repetition_native, "_loaded", [])
+    monkeypatch.delenv(repetition_native.DISABLE_ENV)
+    loaded = repetition_native.kernel()
+    assert loaded is not None and loaded.path == kernel.path

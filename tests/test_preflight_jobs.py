@@ -146,6 +146,16 @@ def test_shipped_experiment_passes(site, monkeypatch, capsys, experiment, engine
         assert mem["kv_bytes_per_token"] == 204_800
 
 
+def test_phi4_reward_without_its_kernel_warns(site, monkeypatch, capsys, tmp_path):
+    from rewards import repetition_native
+
+    monkeypatch.setattr(repetition_native, "BUILD_DIR", tmp_path / "not-built")
+    code, out = run(site, monkeypatch, capsys, "phi4_omni_math", "--engine", "vllm", "--nodes", "1")
+    assert code == 0, out["errors"]
+    warned = [w for w in out["warnings"] if w.startswith("[reward]")]
+    assert len(warned) == 1 and "make native" in warned[0], out["warnings"]
+
+
 def test_job_script_gives_experiment_and_engine(site, monkeypatch, capsys):
     script = REPO_ROOT / "jobs" / "gsm8k_qwen_vllm.sh"
     if not script.is_file():

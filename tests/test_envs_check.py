@@ -157,3 +157,26 @@ def test_kernel_import_without_driver_is_a_warning_only_with_no_gpu():
     report = check_env.Report(engine="sglang", lock="x")
     check_env.check_imports(report, ["sgl_kernel"], probe, gpu=True)
     assert report.checks[0].status == "FAIL" and "\n" not in report.checks[0].found
+
+
+def test_reward_kernel_is_loaded_or_named_with_its_fix(tmp_path, monkeypatch):
+    from rewards import repetition_native
+
+    report = check_env.Report(engine="vllm", lock="envs/vllm.lock")
+    repetition_native.build()
+    check_env.check_reward_kernel(report)
+    row = report.checks[-1]
+    assert (row.name, row.status) == ("reward kernel", check_env.OK)
+    assert row.found.startswith("rewards/native/build/repetition-")
+
+    monkeypatch.setattr(repetition_native, "BUILD_DIR", tmp_path / "rewards" / "native" / "build")
+    monkeypatch.setattr(check_env, "__file__", str(tmp_path / "envs" / "check_env.py"))
+    check_env.check_reward_kernel(report)
+    row = report.checks[-1]
+    assert row.status == check_env.WARN and row.found == "not built" and "make native" in row.fix
+    broken = repetition_native.library_path()
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not a shared library")
+    check_env.check_reward_kernel(report)
+    row = report.checks[-1]
+    assert row.status == check_env.WARN and row.found.startswith("does not load")

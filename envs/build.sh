@@ -538,6 +538,10 @@ cmd_env() {
     clean_uv "${uv_bin}" pip install --python "${python}" --no-config --no-deps \
     --no-build-isolation --offline -e "${root}"
 
+  step "build the Phi-4 reward's repetition kernel (rewards/native, make native)" \
+    "needs a C compiler (cc/gcc, or CC=...); without one the reward runs its numpy passes (same scores, ~3x slower)" \
+    "${python}" -m rewards.repetition_native
+
   local check_args=(--engine "${engine}" --lock "${lock}") env_cuda_home=""
   if [[ "${use_conda}" == 0 ]]; then
     env_cuda_home="${CUDA_HOME:-}"

@@ -109,13 +109,17 @@ def test_build_without_a_compiler_and_with_a_broken_one(
     monkeypatch.setenv("CC", "no-such-compiler-here")
     with pytest.raises(FileNotFoundError, match="no C compiler"):
         repetition_native.build()
-    assert repetition_native.main([]) == 0  # make dev goes on without it...
-    assert repetition_native.main(["--strict"]) == 1  # ...make native --strict does not
+    assert repetition_native.main([]) == 0  # make dev and the env builds go on without it...
+    assert repetition_native.main(["--strict"]) == 1  # ...make native does not
     assert "numpy passes" in capsys.readouterr().err
     false = shutil.which("false")
     assert false is not None
     with pytest.raises(repetition_native.NativeBuildError, match="repetition.c"):
         repetition_native.build(false)
+    monkeypatch.setenv("CC", false)
+    assert repetition_native.main([]) == 0
+    assert repetition_native.main(["--strict"]) == 1
+    assert "failed on" in capsys.readouterr().err
     assert not list((tmp_path / "build").iterdir())  # no half-written library left
 
 

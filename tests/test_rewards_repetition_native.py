@@ -8,6 +8,7 @@ import logging
 import random
 import re
 import shutil
+import subprocess
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -100,6 +101,25 @@ def test_the_library_name_follows_the_source_and_the_machine(tmp_path: Path) -> 
     assert repetition_native.library_path(copy) != first
     assert first.name.endswith(f"-{__import__('platform').machine()}.so")
     assert repetition_native.library_path(repetition_native.SOURCE).parent == repetition_native.BUILD_DIR
+
+
+def test_the_source_compiles_without_warnings(tmp_path: Path, kernel: repetition_native.Kernel) -> None:
+    cc = repetition_native.find_compiler()
+    assert cc is not None
+    done = subprocess.run(
+        [
+            cc,
+            *repetition_native.CFLAGS,
+            "-Werror",
+            "-o",
+            str(tmp_path / "k.so"),
+            str(repetition_native.SOURCE),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_build_without_a_compiler_and_with_a_broken_one(

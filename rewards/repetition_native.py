@@ -37,6 +37,7 @@ BUILD_DIR = SOURCE.parent / "build"
 CFLAGS = ("-O2", "-std=c11", "-fPIC", "-shared", "-Wall", "-Wextra")
 DISABLE_ENV = "GRPO_REWARD_NATIVE"  # "0": never load the kernel (the numpy passes run)
 _SCRATCH_MAX = 1 << 20  # text bytes up to which work arrays are kept per thread
+_FIRST_SLOT_BITS = 12  # counted n-grams' table: 4,096 slots, grown for texts with more candidates
 
 
 class NativeBuildError(RuntimeError):
@@ -104,10 +105,16 @@ class _Scratch:
         self.keys = np.empty_like(self.hashes)
         bits = _bit_length(self.keys.size)
         self.buckets = np.empty(1 << max(4, bits - 1), dtype=np.uint32)
-        self.slot_bits = max(4, bits + 1)
-        self.slot_keys = np.empty(1 << self.slot_bits, dtype=np.uint64)
-        self.slot_counts = np.empty(1 << self.slot_bits, dtype=np.uint32)
         self.ptr = {name: getattr(self, name).ctypes.data for name in ("hashes", "keys", "buckets")}
+        self.grow_slots(_FIRST_SLOT_BITS)
+
+    def grow_slots(self, bits: int) -> None:
+        """Room for ``1 << bits`` counted n-grams (the candidates of a text that repeats itself)."""
+        import numpy as np
+
+        self.slot_bits = bits
+        self.slot_keys = np.empty(1 << bits, dtype=np.uint64)
+        self.slot_counts = np.empty(1 << bits, dtype=np.uint32)
         self.ptr.update(slot_keys=self.slot_keys.ctypes.data, slot_counts=self.slot_counts.ctypes.data)
 
 
@@ -159,19 +166,23 @@ class Kernel:
         hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
         m = n_words - ngram + 1
         frequent = ctypes.c_int64(0)
-        top = self._count(
-            hashes.ctypes.data,
-            n_words,
-            ngram,
-            max_count,
-            scratch.ptr["keys"],
-            scratch.ptr["buckets"],
-            max(4, _bit_length(m) - 1),
-            scratch.ptr["slot_keys"],
-            scratch.ptr["slot_counts"],
-            scratch.slot_bits,
-            ctypes.byref(frequent),
-        )
+        while True:
+            top = self._count(
+                hashes.ctypes.data,
+                n_words,
+                ngram,
+                max_count,
+                scratch.ptr["keys"],
+                scratch.ptr["buckets"],
+                max(4, _bit_length(m) - 1),
+                scratch.ptr["slot_keys"],
+                scratch.ptr["slot_counts"],
+                scratch.slot_bits,
+                ctypes.byref(frequent),
+            )
+            if top >= 0:
+                break
+            scratch.grow_slots(frequent.value)  # too many candidates for the slots: once per size
         return int(top), frequent.value
 
 

@@ -71,6 +71,8 @@ def test_counts_are_exact_on_many_collisions_of_the_buckets(kernel: repetition_n
         top, frequent = kernel.ngram_counts(hashes, n, max_count)
         assert top == max(grams.values())
         assert frequent == sum(c > max_count for c in grams.values())
+    # every n-gram was a candidate for (5, 0): the thread's slots grew past their first size
+    assert kernel._local.scratch.slot_bits > repetition_native._FIRST_SLOT_BITS
 
 
 def test_the_kernel_is_used_and_threads_agree(

@@ -94,10 +94,11 @@ static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 
 
 /* hashes: nw word hashes; ngram >= 1, nw >= ngram. Work arrays: keys (nw - ngram + 1), buckets
  * (1 << bucket_bits uint32; bucket_bits = max(4, bit_length(m) - 1) where m = nw - ngram + 1),
- * slot_keys and slot_counts (1 << max_slot_bits each, max_slot_bits >= bit_length(m) + 1).
+ * slot_keys and slot_counts (1 << max_slot_bits each).
  * Returns the highest count among the n-grams seen at least max(max_count, 2) times (or every
  * n-gram when max_count < 1), 0 when none is; *frequent: distinct n-grams seen more than
- * max_count times. */
+ * max_count times. Returns -1 when the slots are too few for the candidates, with *frequent the
+ * max_slot_bits they need (call again with that many). */
 int64_t rep_ngram_counts(const uint64_t *hashes, int64_t nw, int64_t ngram, int64_t max_count, uint64_t *keys,
                          uint32_t *buckets, int64_t bucket_bits, uint64_t *slot_keys, uint32_t *slot_counts,
                          int64_t max_slot_bits, int64_t *frequent) {
@@ -119,7 +120,11 @@ int64_t rep_ngram_counts(const uint64_t *hashes, int64_t nw, int64_t ngram, int6
     *frequent = 0;
     if (candidates == 0) return 0;
     int64_t slot_bits = bit_length(candidates) + 1; /* at most half full */
-    if (slot_bits > max_slot_bits) slot_bits = max_slot_bits;
+    if (slot_bits < 4) slot_bits = 4;
+    if (slot_bits > max_slot_bits) {
+        *frequent = slot_bits;
+        return -1;
+    }
     const uint64_t mask = ((uint64_t)1 << slot_bits) - 1;
     memset(slot_counts, 0, sizeof(uint32_t) << slot_bits);
     /* 3. count the candidates exactly (open addressing, linear probing) */

@@ -164,7 +164,6 @@ def _join(h: Any, going: Any, piece: Any) -> None:
 def word_hashes(text: str, work: _Work | None = None) -> Any:
     """64-bit hashes of the lowercase ``\\w+`` words of ``text``, in order (numpy uint64 array;
     equal words, equal hashes). With ``work``, a view into its arrays."""
-
     if not text.isascii():
         return _unicode_word_hashes(text)
     return _ascii_word_hashes(text, work if work is not None else _Work(len(text)))

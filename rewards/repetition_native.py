@@ -165,6 +165,9 @@ class Kernel:
         scratch = self._scratch(max(0, 2 * n_words - 4))
         hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
         m = n_words - ngram + 1
+        # Same counts for any max_count beyond these (no count is below 1 or above m), and both
+        # fit int64: ctypes would wrap a larger Python int silently.
+        max_count = max(-1, min(max_count, m + 1))
         frequent = ctypes.c_int64(0)
         while True:
             top = self._count(

@@ -77,6 +77,13 @@ def test_long_responses_match_the_definition(
     assert repetition_penalty(text, 5, max_count) == pytest.approx(reference(text, 5, max_count), abs=1e-12)
 
 
+@pytest.mark.parametrize("max_count", [2**63, 10**30, -(2**63) - 1, -(10**30), 2**31, -(2**31)])
+def test_max_counts_beyond_64_bits(backend: str, max_count: int) -> None:
+    """reward_kwargs may hold any int: none wraps around on its way to the kernel."""
+    text = "wait let me check again " * 30 + "done"
+    assert repetition_penalty(text, 5, max_count) == pytest.approx(reference(text, 5, max_count), abs=1e-12)
+
+
 def test_text_whose_lowercase_has_more_words_than_it_has_characters_over_two(backend: str) -> None:
     """ "İ".lower() is "i" and a combining dot (no word character): 100,000 "İ" are 100,000 words."""
     text = "İ" * 100_000

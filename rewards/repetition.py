@@ -255,8 +255,11 @@ def _counts_numpy(text: str, ngram_size: int, max_count: int) -> tuple[int, int,
 def _counts_native(text: str, ngram_size: int, max_count: int, native: Kernel) -> tuple[int, int, int]:
     """``(n_words, top, frequent)``: the number of words, the highest count among n-grams seen at
     least ``_at_least(max_count)`` times (0 if none is) and the number of distinct n-grams seen
-    more than ``max_count`` times, by the C kernel (ASCII text hashed there too)."""
-    hashes = native.word_hashes(text) if text.isascii() else _unicode_word_hashes(text)
+    more than ``max_count`` times, by the C kernel (which hashes the words too, but for a text
+    with a capital sigma)."""
+    hashes = native.word_hashes(text)
+    if hashes is None:
+        hashes = _unicode_word_hashes(text)
     n_words = len(hashes)
     if n_words < ngram_size:
         return n_words, 0, 0

@@ -15,7 +15,9 @@ built; without it, say why and exit 0, so an env build goes on).
 from __future__ import annotations
 
 import argparse
+import codecs
 import ctypes
+import functools
 import hashlib
 import logging
 import os
@@ -94,6 +96,54 @@ def build(compiler: str | None = None) -> Path:
     return target
 
 
+_CAPITAL_SIGMA = "\u03a3"  # lowercased to a final or a medial sigma by its neighbours
+_ERRORS = "grpo-reward-word-bytes"  # the codecs error handler below
+_runs = threading.local()  # .left: non-ASCII runs this encode may still map
+
+
+class _TooManyRuns(Exception):
+    """A text with this many non-ASCII runs is split faster by ``re`` (one Python call a run)."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _lowercase_word_bytes(char: str) -> bytes:
+    """``char.lower()`` in UTF-8, its non-ASCII characters that are not ``\\w`` (``str.isalnum``)
+    as spaces: the words of the text are then its runs of ASCII word bytes and non-ASCII bytes."""
+    return "".join(c if c.isascii() or c.isalnum() else " " for c in char.lower()).encode("utf-8")
+
+
+def _map_run(err: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    _runs.left -= 1
+    if _runs.left < 0:
+        raise _TooManyRuns
+    return b"".join(map(_lowercase_word_bytes, err.object[err.start : err.end])), err.end
+
+
+@functools.cache
+def _register_errors() -> None:
+    codecs.register_error(_ERRORS, _map_run)
+
+
+def word_bytes(text: str) -> bytes | None:
+    """``text`` for the kernel: ASCII as it is, each non-ASCII character as its lowercase in UTF-8
+    with non-word characters as spaces (the ASCII encoder in C, one Python call per run of
+    non-ASCII characters), so that its words are those of ``re.findall(r"\\w+", text.lower())``.
+    None for a text with a capital sigma (``str.lower`` reads its neighbours for that one) or
+    with more than one run per 32 characters (``re`` splits those faster)."""
+    if text.isascii():
+        return text.encode("ascii")
+    if _CAPITAL_SIGMA in text:
+        return None
+    _register_errors()
+    _runs.left = max(64, len(text) // 32)
+    try:
+        return text.encode("ascii", _ERRORS)
+    except _TooManyRuns:
+        return None
+
+
 class _Scratch:
     """Per-thread work arrays for texts of up to ``n_bytes`` bytes (numpy, passed as pointers)."""
 
@@ -145,10 +195,12 @@ class Kernel:
             self._local.scratch = scratch
         return scratch
 
-    def word_hashes(self, text: str) -> Any:
-        """Hashes of the lowercase ``\\w+`` words of ASCII ``text`` (a view of this thread's work
-        array, valid until its next call)."""
-        raw = text.encode("ascii")
+    def word_hashes(self, text: str) -> Any | None:
+        """Hashes of the lowercase ``\\w+`` words of ``text`` (a view of this thread's work array,
+        valid until its next call); None when :func:`word_bytes` leaves the text to ``re``."""
+        raw = word_bytes(text)
+        if raw is None:
+            return None
         scratch = self._scratch(len(raw))
         n_words = self._hash(raw, len(raw), scratch.ptr["hashes"])
         return scratch.hashes[:n_words]

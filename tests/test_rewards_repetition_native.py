@@ -14,6 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from repetition_reference import load_built_kernel, reference
 
 from rewards import repetition, repetition_native
@@ -51,6 +53,52 @@ def test_equal_words_equal_hashes_and_distinct_words_distinct(kernel: repetition
         for w, h in zip((w.lower() for w in words), got, strict=True):
             assert seen.setdefault(w, h) == h
         assert len(set(got)) == len(seen)
+
+
+# Non-ASCII characters of every kind \\w and str.lower treat specially: letters with a multi-character
+# or ASCII lowercase (İ, the Kelvin sign, ß stays), ligatures, combining marks (not \\w), digits
+# and numerics (², ½, Arabic-Indic), CJK, symbols and dashes, no-break space, a lone surrogate.
+_UNICODE = ["é", "É", "İ", "\u212a", "ß", "ẞ", "ﬁ", "\u0301", "²", "½", "٣", "数", "学", "≥", "—", "π", "Π"]
+_UNICODE += ["\u00a0", "\u200d", "\ud800", "😀", "ǅ", "Ω", "\u2126"]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["ab", "AB", " ", "_", "x9", ".", *_UNICODE]), max_size=60))
+def test_non_ascii_text_splits_into_the_words_of_re(
+    kernel: repetition_native.Kernel, parts: list[str]
+) -> None:
+    text = "".join(parts)
+    words = _words(text)
+    got = kernel.word_hashes(text)
+    assert got is not None  # no capital sigma, few runs
+    got = got.tolist()
+    assert len(got) == len(words)
+    for i in range(len(words)):
+        for j in range(i):
+            assert (got[i] == got[j]) == (words[i] == words[j]), (text, words[i], words[j])
+
+
+def test_non_ascii_bytes_are_not_lowercased_like_ascii(kernel: repetition_native.Kernel) -> None:
+    """U+4E00 and U+4E20 differ only in bit 0x20 of a continuation byte: distinct words."""
+    got = kernel.word_hashes("\u4e00 \u4e20 \u4e00 A a").tolist()
+    assert got[0] == got[2] != got[1] and got[3] == got[4]
+
+
+def test_texts_left_to_re_still_score_exactly(kernel: repetition_native.Kernel) -> None:
+    """A capital sigma (its lowercase depends on its neighbours) and a text of many non-ASCII runs
+    go to ``re``; the kernel still counts them."""
+    sigma = "ΟΔΟΣ ΣΟΦΙΑ οδος σοφια " * 40
+    chinese = "数学 很 有趣 " * 3000
+    assert repetition_native.word_bytes(sigma) is None
+    assert repetition_native.word_bytes(chinese) is None
+    assert repetition_native.word_bytes(("so we check x " * 6 + "≥ 3 ") * 100) is not None  # 1 run per 88
+    saved = list(repetition_native._loaded)
+    repetition_native._loaded[:] = [kernel]
+    try:
+        for text in (sigma, chinese, "so x ≥ 3 — π is " * 500):
+            assert repetition_penalty(text) == pytest.approx(reference(text), abs=1e-12)
+    finally:
+        repetition_native._loaded[:] = saved
 
 
 @pytest.mark.parametrize("length", range(0, 140))

@@ -4,8 +4,9 @@
  * back to the numpy passes of rewards/repetition.py when it is missing. No allocation here: the
  * caller passes every work array. Portable C11, little-endian only (x86-64, aarch64).
  *
- * rep_word_hashes: the lowercase \w+ words of ASCII text, hashed to 64 bits (a word of up to
- *   8 bytes maps to a distinct value; longer words join their 8-byte pieces).
+ * rep_word_hashes: the lowercase \w+ words of ASCII text (or UTF-8 prepared by the caller: see
+ *   word_bits), hashed to 64 bits (a word of up to 8 bytes maps to a distinct value; longer words
+ *   join their 8-byte pieces).
  * rep_ngram_counts: for the n-grams of those hashes, the highest count and the number of distinct
  *   n-grams seen more than max_count times, counting exactly only the n-grams that can matter.
  */
@@ -45,24 +46,31 @@ static inline uint64_t in_range(uint64_t x, uint64_t lo, uint64_t hi) {
     return (x + (0x80 - lo) * ONES) & ~(x + (0x7F - hi) * ONES) & HIGHS;
 }
 
-/* High bit of each word byte: [0-9A-Za-z_]. */
+/* High bit of each word byte: [0-9A-Za-z_], and every byte >= 0x80 (the caller passes UTF-8 in
+ * which every non-ASCII character is a word character). */
 static inline uint64_t word_bits(uint64_t x) {
-    return in_range(x | 0x20 * ONES, 'a', 'z') | in_range(x, '0', '9') | in_range(x, '_', '_');
+    uint64_t low = x & (0x7F * ONES);
+    uint64_t ascii = in_range(low | 0x20 * ONES, 'a', 'z') | in_range(low, '0', '9') | in_range(low, '_', '_');
+    return (ascii & ~x) | (x & HIGHS);
 }
+
+/* 0x20 at each byte of x in [A-Z]: OR it in to lowercase them (other bytes unchanged). */
+static inline uint64_t upper_bits(uint64_t x) { return (in_range(x & (0x7F * ONES), 'A', 'Z') & ~x) >> 2; }
 
 /* Bit i = byte i's high bit, for the 8 bytes. */
 static inline uint64_t pack8(uint64_t high_bits) { return ((high_bits >> 7) * 0x0102040810204080ULL) >> 56; }
 
-/* The bytes of v (lowercased: | 0x20 maps [0-9A-Za-z_] one-to-one) before its first non-word
- * byte, and whether v had none (the word goes on). */
+/* The bytes of v (A-Z lowercased) before its first non-word byte, and whether v had none (the
+ * word goes on). */
 static inline uint64_t word_prefix(uint64_t v, int *goes_on) {
     uint64_t stops = ~word_bits(v) & HIGHS;
     *goes_on = stops == 0;
     uint64_t keep = stops ? ((stops & (0 - stops)) >> 7) - 1 : ~0ULL;
-    return (v | 0x20 * ONES) & keep;
+    return (v | upper_bits(v)) & keep;
 }
 
-/* text: n ASCII bytes. out: room for n / 2 + 1 hashes. Returns the number of words. */
+/* text: n bytes, ASCII or UTF-8 whose non-ASCII characters are all word characters. out: room for
+ * n / 2 + 1 hashes. Returns the number of words. */
 int64_t rep_word_hashes(const uint8_t *text, int64_t n, uint64_t *out) {
     int64_t nw = 0;
     uint64_t carry = 0; /* whether the previous block's last byte was a word byte */

@@ -447,9 +447,7 @@ def check_shm(report: Report) -> None:
 
 
 def check_reward_kernel(report: Report) -> None:
-    """The Phi-4 reward's repetition kernel (rewards/native), loaded here as a job loads it."""
-    import ctypes
-
+    """The Phi-4 reward's repetition kernel (rewards/native), loaded and run here as a job loads it."""
     root = Path(__file__).resolve().parents[1]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
@@ -461,7 +459,7 @@ def check_reward_kernel(report: Report) -> None:
         report.add("reward kernel", WARN, "not built", str(path.relative_to(root)), fix)
         return
     try:
-        ctypes.CDLL(str(path))
+        repetition_native.open_kernel(path)
     except OSError as err:
         report.add("reward kernel", WARN, f"does not load: {err}", str(path.relative_to(root)), fix)
         return

@@ -273,10 +273,29 @@ def _load() -> Kernel | None:
         )
         return None
     try:
-        return Kernel(ctypes.CDLL(str(path)), path)
-    except (OSError, AttributeError) as e:
+        return open_kernel(path)
+    except OSError as e:
         logger.warning("rewards: %s does not load here (%s); using the numpy passes", path, e)
         return None
+
+
+_SELF_TEST = ("a b A b a B", 2, 1, (3, 2))
+"""(text, ngram, max_count, (top, frequent)): ``a b`` three times, ``b a`` twice."""
+
+
+def open_kernel(path: Path) -> Kernel:
+    """The kernel of the library at ``path``, checked on one small text; raises OSError when the
+    library does not load here, lacks the kernel's functions or counts wrong."""
+    try:
+        loaded = Kernel(ctypes.CDLL(str(path)), path)
+    except AttributeError as e:  # a symbol missing
+        raise OSError(f"{path.name} is not the repetition kernel: {e}") from e
+    text, ngram, max_count, expected = _SELF_TEST
+    hashes = loaded.word_hashes(text)
+    got = None if hashes is None else loaded.ngram_counts(hashes, ngram, max_count)
+    if got != expected:
+        raise OSError(f"{path.name} counts {got} on {text!r}, not {expected}: rebuild it with `make native`")
+    return loaded
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import re
 from collections import Counter
 
@@ -31,4 +30,4 @@ def load_built_kernel() -> repetition_native.Kernel:
     if repetition_native.find_compiler() is None:
         pytest.skip("no C compiler here: the kernel cannot be built (the numpy passes are tested)")
     path = repetition_native.build()
-    return repetition_native.Kernel(ctypes.CDLL(str(path)), path)
+    return repetition_native.open_kernel(path)

@@ -180,3 +180,10 @@ def test_reward_kernel_is_loaded_or_named_with_its_fix(tmp_path, monkeypatch):
     check_env.check_reward_kernel(report)
     row = report.checks[-1]
     assert row.status == check_env.WARN and row.found.startswith("does not load")
+    cc = repetition_native.find_compiler()
+    assert cc is not None
+    (tmp_path / "other.c").write_text("int other(void) { return 1; }\n")
+    subprocess.run([cc, *repetition_native.CFLAGS, "-o", str(broken), str(tmp_path / "other.c")], check=True)
+    check_env.check_reward_kernel(report)  # loads, but has not the kernel's functions
+    row = report.checks[-1]
+    assert row.status == check_env.WARN and "is not the repetition kernel" in row.found

@@ -172,6 +172,31 @@ def test_the_source_compiles_without_warnings(tmp_path: Path, kernel: repetition
     assert done.returncode == 0, done.stderr
 
 
+def _compile(tmp_path: Path, name: str, source: str) -> Path:
+    cc = repetition_native.find_compiler()
+    assert cc is not None
+    src, lib = tmp_path / f"{name}.c", tmp_path / f"{name}.so"
+    src.write_text(source)
+    subprocess.run([cc, *repetition_native.CFLAGS, "-o", str(lib), str(src)], check=True)
+    return lib
+
+
+def test_a_library_that_is_not_the_kernel_or_counts_wrong_is_refused(
+    tmp_path: Path, kernel: repetition_native.Kernel
+) -> None:
+    foreign = _compile(tmp_path, "foreign", "int other(void) { return 1; }\n")
+    with pytest.raises(OSError, match="foreign.so is not the repetition kernel"):
+        repetition_native.open_kernel(foreign)
+    # the kernel's source with one count off: loads, has both functions, fails the check
+    source = repetition_native.SOURCE.read_text()
+    wrong = source.replace("? (int64_t)top : 0;", "? (int64_t)top + 1 : 0;")
+    assert wrong != source
+    off = _compile(tmp_path, "off", wrong)
+    with pytest.raises(OSError, match=r"off.so counts \(4, 2\).*make native"):
+        repetition_native.open_kernel(off)
+    assert repetition_native.open_kernel(kernel.path).path == kernel.path
+
+
 def test_build_without_a_compiler_and_with_a_broken_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -315,11 +315,12 @@ def _check_repetition_kernel(r: Report, name: str, path: str) -> None:
             return
     elif "://" in path or Path(path).resolve() != repetition_native.SOURCE.parents[1] / "phi4.py":
         return
-    if not repetition_native.library_path().exists():
+    library = repetition_native.library_path()
+    if not library.exists():
         r.warn(
             name,
             "the Phi-4 reward's repetition kernel is not built for this checkout "
-            f"({repetition_native.library_path().name}): run `make native` (needs a C compiler); "
+            f"({library.name}): run `make native` (needs a C compiler); "
             "without it the reward uses its numpy passes (same scores, about 3x the time)",
         )
 

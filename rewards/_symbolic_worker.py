@@ -2,9 +2,10 @@
 
 The parent (:mod:`rewards.bounded`) talks to it over stdin/stdout, one JSON object per line:
 request ``{"gold": str, "pred": str}``, reply ``{"eq": bool}`` or ``{"error": str}``. The parent
-enforces the wall-clock bound by killing this process; nothing here uses ``signal``. After its
-first request, while no request waits, it parses answers of common shapes
-(:mod:`rewards.idle_warm_up`) so that latex2sympy's parser learns them.
+enforces the wall-clock bound by killing this process; nothing here uses ``signal``. While no
+request waits, it compares :data:`WARM_UP_PAIRS` (from "ready" on) and, after its first request,
+parses answers of common shapes (:mod:`rewards.idle_warm_up`) so that latex2sympy's parser learns
+them.
 
 Each side is parsed the way math-verify's own test-suite and RL recipes do it: ``parse(text,
 [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()])``, so a sentence, a
@@ -33,6 +34,7 @@ expressions whose difference is clearly nonzero at one point skip sympy's ``simp
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -356,10 +358,12 @@ WARM_UP_PAIRS: tuple[tuple[str, str], ...] = (
     ("$\\begin{pmatrix}2&0\\\\1&3\\end{pmatrix}$", "$\\begin{pmatrix}2&0\\\\1&4\\end{pmatrix}$"),  # matrices
     ("$t>1$", "$1<t$"),  # relations
 )
-"""Compared once by every worker before it says it is ready: sympy and math-verify load much of
-their code on first use (the first undefined function to simplify, the first logarithm, the first
-sum: 20-110 ms each, 3-5 ms later). Paid at start-up, in the background, not by the first calls
-of a run. Invented pairs, one per kind of answer."""
+"""Compared once by every worker right after it says it is ready, one pair at a time while no
+request waits: sympy and math-verify load much of their code on first use (the first undefined
+function to simplify, the first logarithm, the first sum: 20-110 ms each, 3-5 ms later), which the
+first calls of a run would otherwise pay. Not before "ready": the first caller of a fresh process
+would then wait for all of them (0.5 s) instead of only for what its own pair needs. Invented
+pairs, one per kind of answer."""
 
 
 def main() -> int:
@@ -370,23 +374,24 @@ def main() -> int:
 
     logging.disable(logging.WARNING)  # math-verify warns that its own timeout is off: we bound it
     tools = _load()
-    for gold, pred in WARM_UP_PAIRS:
-        try:
-            compare(gold, pred, tools)
-        except Exception:  # a warm-up that fails only leaves that code cold
-            continue
     out.write('{"ready": true}\n')
     out.flush()
     requests = LineReader(sys.stdin.fileno())
-    idle_texts: list[str] | None = None  # set after the first request: a worker nobody uses spends nothing
+    # Idle work, last item first: the warm-up pairs from "ready" on (a caller never waits for all
+    # of them, at most for the one running), the parser's texts only after a first request (a
+    # worker nobody uses spends nothing on them).
+    idle: list[Callable[[], None]] = [
+        functools.partial(warm_up_compare, g, p, tools) for g, p in WARM_UP_PAIRS
+    ]
+    idle.reverse()
+    texts_queued = False
     while True:
         try:
-            line = requests.line(0.0 if idle_texts else None)
+            line = requests.line(0.0 if idle else None)
         except EOFError:
             return 0
-        if line is None:  # nothing waits (a zero wait: texts are left): parse one more answer shape
-            if idle_texts:
-                warm_up_parse(idle_texts.pop(), tools)
+        if line is None:  # nothing waits (a zero wait: idle work is left): do one item of it
+            idle.pop()()
             continue
         try:
             request = json.loads(line)
@@ -395,8 +400,18 @@ def main() -> int:
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         out.write(json.dumps(reply) + "\n")
         out.flush()
-        if idle_texts is None:
-            idle_texts = list(reversed(WARM_UP_TEXTS))
+        if not texts_queued:
+            idle[:0] = [functools.partial(warm_up_parse, text, tools) for text in reversed(WARM_UP_TEXTS)]
+            texts_queued = True
+
+
+def warm_up_compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> None:
+    """Compare a warm-up pair for the code it loads; the verdict is not kept and a failure is
+    ignored (it only leaves that code cold)."""
+    try:
+        compare(gold, pred, tools)
+    except Exception:
+        return
 
 
 def warm_up_parse(text: str, tools: tuple[Any, Any, Any]) -> None:

@@ -11,9 +11,9 @@ does not answer in time, returns :data:`TIMEOUT` / :data:`UNAVAILABLE` (the call
 as not verified and says so). A worker that overran is killed (SIGKILL) and a replacement starts in
 the background; so does a worker found dead while idle, and the call that found it dead is retried
 once on another worker (within the same deadline). Worker start-up (importing sympy and
-math-verify, then comparing the worker's ``WARM_UP_PAIRS`` so that their code is loaded: about a
-second) happens in background threads, never inside a caller's bound: the pool starts all its
-workers on the first slow-path call.
+math-verify: about 0.4 s; the worker's ``WARM_UP_PAIRS`` run after it says it is ready, while it
+is idle) happens in background threads: the pool starts all its workers on the first slow-path
+call, which waits for the first one to be ready within its own bound.
 
 Pool size: ``REWARDS_SYMBOLIC_WORKERS`` (default 2), shared by all threads of the process.
 """

@@ -1,7 +1,8 @@
-"""The worker compares rewards._symbolic_worker.WARM_UP_PAIRS before it says it is ready, so that
-sympy's and math-verify's code for each kind of answer is loaded at start-up, not by the first
-calls of a run. A warm-up pair that raised would be skipped there in silence; here it fails. After
-"ready", while no request waits, it parses rewards.idle_warm_up.WARM_UP_TEXTS."""
+"""The worker compares rewards._symbolic_worker.WARM_UP_PAIRS right after it says it is ready,
+while no request waits, so that sympy's and math-verify's code for each kind of answer is loaded
+early without the first caller waiting for all of it. A warm-up pair that raised would be skipped
+there in silence; here it fails. After its first request, while no request waits, it parses
+rewards.idle_warm_up.WARM_UP_TEXTS."""
 
 from __future__ import annotations
 
@@ -89,6 +90,51 @@ def test_a_worker_answers_while_it_warms_up() -> None:
         assert answers == [{"eq": True}, {"eq": False}, {"eq": True}]
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+_SLOW_WARM_UP = """
+import sys, time
+from rewards import _symbolic_worker as w
+done = []
+real = w.compare
+def compare(gold, pred, tools):
+    if (gold, pred) in w.WARM_UP_PAIRS:
+        time.sleep(0.4)
+        done.append(gold)
+        print(f"warm {len(done)}", file=sys.stderr, flush=True)
+    return real(gold, pred, tools)
+w.compare = compare
+sys.exit(w.main())
+"""
+
+
+def test_the_first_request_does_not_wait_for_the_warm_up_pairs() -> None:
+    """With every warm-up pair made 0.4 s slow (13 pairs: 5.2 s), a request sent at "ready" is
+    answered after at most the one pair that is running; the pairs are all compared later, while
+    the worker is idle."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_WARM_UP],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    replies = LineReader(proc.stdout.fileno())
+    try:
+        assert json.loads(replies.line(120.0) or b"{}") == {"ready": True}
+        proc.stdin.write(json.dumps({"gold": "$x^2$", "pred": "$x \\cdot x$"}).encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(replies.line(60.0) or b"{}") == {"eq": True}
+        proc.stdin.close()  # end of input: the worker exits, after the pair it is comparing
+        assert proc.wait(timeout=60) == 0
+        warmed = [line for line in proc.stderr.read().decode().splitlines() if line.startswith("warm ")]
+        # answered before the pairs were done (at most the running one, and any started before
+        # the request arrived, ran first)
+        assert len(warmed) < len(worker.WARM_UP_PAIRS)
     finally:
         proc.kill()
         proc.wait()

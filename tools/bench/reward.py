@@ -184,6 +184,20 @@ def children_cpu_s() -> float | None:
     return total + ru.ru_utime + ru.ru_stime
 
 
+def wait_until_children_idle(limit_s: float = 10.0) -> float:
+    """Waits until the child processes stop using CPU (their warm-up after "ready"), at most
+    ``limit_s``; returns the seconds waited."""
+    t0 = time.perf_counter()
+    last = children_cpu_s()
+    while last is not None and time.perf_counter() - t0 < limit_s:
+        time.sleep(0.2)
+        now = children_cpu_s()
+        if now is None or now - last < 0.01:
+            break
+        last = now
+    return time.perf_counter() - t0
+
+
 def p99(xs: list[float]) -> float:
     return statistics.quantiles(xs, n=100)[98] if len(xs) >= 2 else xs[0]
 
@@ -336,6 +350,10 @@ def mv_baseline() -> Callable[[str, str], bool]:
     return baseline
 
 
+FIRST_SLOW_PAIR = ("$x \\geq 5$", "The solution is $x \\leq 5$")
+"""A pair the certain path leaves to math-verify: it times the first call of a fresh process."""
+
+
 def bench_equivalence(
     sets: dict[str, list[tuple[str, str, bool]]], timeout_s: float, top: int = 20
 ) -> dict[str, object]:
@@ -346,8 +364,16 @@ def bench_equivalence(
 
     baseline = mv_baseline()
     t0 = time.perf_counter()
+    first = equivalence.compare(*FIRST_SLOW_PAIR)
+    t1 = time.perf_counter()
     get_pool().warm_up()
-    print(f"(b) worker pool start-up (once per process, excluded): {time.perf_counter() - t0:.2f} s")
+    t2 = time.perf_counter()
+    settle = wait_until_children_idle()
+    print(
+        f"(b) first comparison on the slow path in this process: {t1 - t0:.2f} s ({first.path}; "
+        f"worker start-up included, once per process); all workers ready after {t2 - t0:.2f} s, "
+        f"idle after their warm-up {settle:.2f} s later (all excluded below)"
+    )
     for g, p, _ in HAND_PAIRS:  # warm math-verify's own lazy regex/parser caches too
         baseline(g, p)
     header = (

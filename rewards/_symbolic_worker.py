@@ -39,6 +39,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -358,12 +359,17 @@ WARM_UP_PAIRS: tuple[tuple[str, str], ...] = (
     ("$\\begin{pmatrix}2&0\\\\1&3\\end{pmatrix}$", "$\\begin{pmatrix}2&0\\\\1&4\\end{pmatrix}$"),  # matrices
     ("$t>1$", "$1<t$"),  # relations
 )
-"""Compared once by every worker right after it says it is ready, one pair at a time while no
-request waits: sympy and math-verify load much of their code on first use (the first undefined
-function to simplify, the first logarithm, the first sum: 20-110 ms each, 3-5 ms later), which the
-first calls of a run would otherwise pay. Not before "ready": the first caller of a fresh process
-would then wait for all of them (0.5 s) instead of only for what its own pair needs. Invented
-pairs, one per kind of answer."""
+"""Compared once by every worker after it says it is ready, one pair at a time while it is idle:
+sympy and math-verify load much of their code on first use (the first undefined function to
+simplify, the first logarithm, the first sum: 20-110 ms each, 3-5 ms later), which the first calls
+of a run would otherwise pay. Not before "ready": the first caller of a fresh process would then
+wait for all of them (0.5 s) instead of only for what its own pair needs. Invented pairs, one per
+kind of answer."""
+
+IDLE_AFTER_S = 0.05
+"""A worker does its idle work (:data:`WARM_UP_PAIRS`, then :mod:`rewards.idle_warm_up`'s texts)
+only after this long without a request, so a caller sending requests one after another is not
+held up by it; a request that arrives during that work waits for at most the item running."""
 
 
 def main() -> int:
@@ -377,20 +383,22 @@ def main() -> int:
     out.write('{"ready": true}\n')
     out.flush()
     requests = LineReader(sys.stdin.fileno())
-    # Idle work, last item first: the warm-up pairs from "ready" on (a caller never waits for all
-    # of them, at most for the one running), the parser's texts only after a first request (a
-    # worker nobody uses spends nothing on them).
+    # Idle work, last item first, done once no request has come for IDLE_AFTER_S (a caller that
+    # sends one request after another never waits for it): the warm-up pairs from "ready" on, the
+    # parser's texts only after a first request (a worker nobody uses spends nothing on them).
     idle: list[Callable[[], None]] = [
         functools.partial(warm_up_compare, g, p, tools) for g, p in WARM_UP_PAIRS
     ]
     idle.reverse()
     texts_queued = False
+    last_request = time.monotonic()
     while True:
+        wait = max(0.0, last_request + IDLE_AFTER_S - time.monotonic()) if idle else None
         try:
-            line = requests.line(0.0 if idle else None)
+            line = requests.line(wait)
         except EOFError:
             return 0
-        if line is None:  # nothing waits (a zero wait: idle work is left): do one item of it
+        if line is None:  # no request for IDLE_AFTER_S, idle work left: do one item of it
             idle.pop()()
             continue
         try:
@@ -400,6 +408,7 @@ def main() -> int:
             reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         out.write(json.dumps(reply) + "\n")
         out.flush()
+        last_request = time.monotonic()
         if not texts_queued:
             idle[:0] = [functools.partial(warm_up_parse, text, tools) for text in reversed(WARM_UP_TEXTS)]
             texts_queued = True

@@ -95,14 +95,15 @@ def test_a_worker_answers_while_it_warms_up() -> None:
         proc.wait()
 
 
-_SLOW_WARM_UP = """
+_COUNTED_WARM_UP = """
 import sys, time
 from rewards import _symbolic_worker as w
 done = []
 real = w.compare
+pause = float(sys.argv[1])
 def compare(gold, pred, tools):
     if (gold, pred) in w.WARM_UP_PAIRS:
-        time.sleep(0.4)
+        time.sleep(pause)
         done.append(gold)
         print(f"warm {len(done)}", file=sys.stderr, flush=True)
     return real(gold, pred, tools)
@@ -111,12 +112,12 @@ sys.exit(w.main())
 """
 
 
-def test_the_first_request_does_not_wait_for_the_warm_up_pairs() -> None:
-    """With every warm-up pair made 0.4 s slow (13 pairs: 5.2 s), a request sent at "ready" is
-    answered after at most the one pair that is running; the pairs are all compared later, while
-    the worker is idle."""
+def _warm_up_run(pause_s: float, idle_s: float) -> tuple[list[dict[str, object]], int]:
+    """A worker whose warm-up pairs each take ``pause_s`` more; three requests, one after the
+    other from "ready" on, ``idle_s`` of nothing, then end of input: (the replies, how many
+    pairs it compared)."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", _SLOW_WARM_UP],
+        [sys.executable, "-c", _COUNTED_WARM_UP, str(pause_s)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -126,15 +127,29 @@ def test_the_first_request_does_not_wait_for_the_warm_up_pairs() -> None:
     replies = LineReader(proc.stdout.fileno())
     try:
         assert json.loads(replies.line(120.0) or b"{}") == {"ready": True}
-        proc.stdin.write(json.dumps({"gold": "$x^2$", "pred": "$x \\cdot x$"}).encode() + b"\n")
-        proc.stdin.flush()
-        assert json.loads(replies.line(60.0) or b"{}") == {"eq": True}
-        proc.stdin.close()  # end of input: the worker exits, after the pair it is comparing
+        answers = []
+        for gold, pred in [("$x^2$", "$x \\cdot x$"), ("1", "2"), ("$\\frac12$", "$0.5$")]:
+            proc.stdin.write(json.dumps({"gold": gold, "pred": pred}).encode() + b"\n")
+            proc.stdin.flush()
+            answers.append(json.loads(replies.line(60.0) or b"{}"))
+        time.sleep(idle_s)
+        proc.stdin.close()  # end of input: the worker exits after the item it is doing
         assert proc.wait(timeout=60) == 0
         warmed = [line for line in proc.stderr.read().decode().splitlines() if line.startswith("warm ")]
-        # answered before the pairs were done (at most the running one, and any started before
-        # the request arrived, ran first)
-        assert len(warmed) < len(worker.WARM_UP_PAIRS)
+        return answers, len(warmed)
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_requests_do_not_wait_for_the_warm_up_pairs() -> None:
+    """With every warm-up pair made 0.4 s slow (5.2 s for all), requests sent one after another
+    from "ready" on are answered without a pair between them (pairs wait for IDLE_AFTER_S without
+    a request); idle, the worker then compares all of them."""
+    expected = [{"eq": True}, {"eq": False}, {"eq": True}]
+    answers, warmed = _warm_up_run(pause_s=0.4, idle_s=0.0)
+    assert answers == expected
+    assert warmed <= 1  # one, had this machine stalled the test past IDLE_AFTER_S once
+    answers, warmed = _warm_up_run(pause_s=0.0, idle_s=5.0)
+    assert answers == expected
+    assert warmed == len(worker.WARM_UP_PAIRS)

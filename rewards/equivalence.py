@@ -17,7 +17,8 @@ digits after the point, an exact prediction matches if it rounds or truncates to
 value and accepts only ``\\frac12``). When the
 reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``), a decimal prediction matches only if it
 equals it exactly (``0.5`` for ``\\frac12``; never ``0.333`` for ``\\frac13`` or ``3.14159`` for
-``\\pi``). Two decimals match only when equal.
+``\\pi``). Two decimals match when equal, or when the shorter (2+ places, 5+ significant
+digits) is the longer rounded or cut to its places (``3.1416`` and ``3.14159``).
 
 Where the rules live: :mod:`rewards.certain_path` (the rule chain, :func:`decide_fast`),
 :mod:`rewards.answer_text` (normalisation), :mod:`rewards.exact_numbers` and

@@ -234,6 +234,13 @@ MIN_EXACT_DIGITS = 10
 all correct (``0.0833333333333333`` for ``\\frac1{12}``; never ``3.14159`` for ``\\pi``)."""
 
 
+MIN_SHARED_DIGITS = 5
+"""Two decimals written to different places match when the shorter, with at least
+``MIN_ROUNDED_DECIMALS`` decimals and this many significant digits, is the longer rounded or cut
+to its places (``3.1416`` and ``3.14159``, ``0.0666668`` and ``0.066666793``; never ``2.23`` and
+``2.232``, nor ``12.5`` and ``12.54``)."""
+
+
 def _significant(value: Fraction, digits: int) -> int:
     scaled = abs(value) * Fraction(10) ** digits  # digits < 0 for 1.5\times10^{3}
     return len(str(scaled.numerator // scaled.denominator)) if scaled >= 1 else 0
@@ -266,4 +273,17 @@ def nums_equal(gold: Num, pred: Num) -> bool:
                 and _rounds_to(gv, pv, pd)
             ):
                 return True  # a machine-precision decimal of the exact reference (0.0833333333333333)
+            if gd is not None and pd is not None and gd != pd and _same_decimal(gv, gd, pv, pd):
+                return True
     return False
+
+
+def _same_decimal(a: Fraction, a_digits: int, b: Fraction, b_digits: int) -> bool:
+    """Two decimals where the one with fewer places (at least 2, and 5 significant digits) is the
+    other rounded or cut to them (:data:`MIN_SHARED_DIGITS`)."""
+    (short, short_digits), (long, _) = sorted(((a, a_digits), (b, b_digits)), key=lambda n: n[1])
+    return (
+        short_digits >= MIN_ROUNDED_DECIMALS
+        and _significant(short, short_digits) >= MIN_SHARED_DIGITS
+        and cut_to(long, short, short_digits)
+    )

@@ -38,7 +38,14 @@ EXACT_PROBES = [
     ("0.5", "\\frac{1}{2}", True),
     ("\\frac{1}{2}", "0.5", True),  # a terminating decimal is exact
     ("\\frac{1}{12}", "0.0833333333333333", True),  # machine precision, all digits right
-    ("2.5", "2.54", False),  # two decimals compare exactly
+    ("2.5", "2.54", False),  # a decimal with one place is an exact value
+    ("3.1416", "3.14159", True),  # the longer rounds to the shorter, 5 significant digits
+    ("0.066666793", "0.0666668", True),
+    ("1.2345", "1.23456", True),  # or is cut to it
+    ("2.23", "2.232", False),  # 3 significant digits: too few to be the same answer
+    ("0.066793", "0.067", False),
+    ("100000.5", "100000.52", False),  # one place: exact
+    ("3.1416", "3.1417", False),  # same places: equal values only
 ]
 
 

@@ -34,7 +34,6 @@ expressions whose difference is clearly nonzero at one point skip sympy's ``simp
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -42,6 +41,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from rewards.idle_warm_up import WARM_UP_TEXTS
@@ -372,34 +372,65 @@ only after this long without a request, so a caller sending requests one after a
 held up by it; a request that arrives during that work waits for at most the item running."""
 
 
+@dataclass
+class WarmUp:
+    """What a worker still has to warm up: :data:`WARM_UP_PAIRS` (from "ready" on) and the
+    parser's texts (:mod:`rewards.idle_warm_up`; only after a first request, so a worker nobody
+    uses spends nothing on them), next item last. A worker forked from a warmed-up zygote
+    (:mod:`rewards._worker_zygote`) inherits only what the zygote had not done."""
+
+    pairs: list[tuple[str, str]] = field(default_factory=lambda: list(reversed(WARM_UP_PAIRS)))
+    texts: list[str] = field(default_factory=lambda: list(reversed(WARM_UP_TEXTS)))
+
+    def copy(self) -> WarmUp:
+        return WarmUp(list(self.pairs), list(self.texts))
+
+    def step(self, tools: tuple[Any, Any, Any], texts_too: bool) -> bool:
+        """Does one item; False when nothing (allowed) is left."""
+        if self.pairs:
+            warm_up_compare(*self.pairs.pop(), tools)
+            return True
+        if texts_too and self.texts:
+            warm_up_parse(self.texts.pop(), tools)
+            return True
+        return False
+
+    def left(self, texts_too: bool) -> bool:
+        return bool(self.pairs or (texts_too and self.texts))
+
+
 def main() -> int:
-    # Replies go to a private copy of stdout; anything a library prints goes to stderr.
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    sys.stdout = sys.stderr
     import logging
 
     logging.disable(logging.WARNING)  # math-verify warns that its own timeout is off: we bound it
-    tools = _load()
+    out = _private_stdout()
+    return serve(_load(), WarmUp(), out)
+
+
+def _private_stdout() -> Any:
+    """Replies go to a private copy of stdout (fd 1); anything a library prints goes to stderr."""
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    sys.stdout = sys.stderr
+    return out
+
+
+def serve(tools: tuple[Any, Any, Any], warm_up: WarmUp, out: Any) -> int:
+    """Says ready, then answers requests from stdin until it closes. Idle work (``warm_up``) is
+    done one item at a time once no request has come for IDLE_AFTER_S, so a caller that sends
+    one request after another never waits for it."""
     out.write('{"ready": true}\n')
     out.flush()
-    requests = LineReader(sys.stdin.fileno())
-    # Idle work, last item first, done once no request has come for IDLE_AFTER_S (a caller that
-    # sends one request after another never waits for it): the warm-up pairs from "ready" on, the
-    # parser's texts only after a first request (a worker nobody uses spends nothing on them).
-    idle: list[Callable[[], None]] = [
-        functools.partial(warm_up_compare, g, p, tools) for g, p in WARM_UP_PAIRS
-    ]
-    idle.reverse()
-    texts_queued = False
+    requests = LineReader(0)  # stdin
+    answered = False
     last_request = time.monotonic()
     while True:
-        wait = max(0.0, last_request + IDLE_AFTER_S - time.monotonic()) if idle else None
+        wait = max(0.0, last_request + IDLE_AFTER_S - time.monotonic()) if warm_up.left(answered) else None
         try:
             line = requests.line(wait)
         except EOFError:
             return 0
         if line is None:  # no request for IDLE_AFTER_S, idle work left: do one item of it
-            idle.pop()()
+            warm_up.step(tools, answered)
             continue
         try:
             request = json.loads(line)
@@ -409,9 +440,7 @@ def main() -> int:
         out.write(json.dumps(reply) + "\n")
         out.flush()
         last_request = time.monotonic()
-        if not texts_queued:
-            idle[:0] = [functools.partial(warm_up_parse, text, tools) for text in reversed(WARM_UP_TEXTS)]
-            texts_queued = True
+        answered = True
 
 
 def warm_up_compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> None:

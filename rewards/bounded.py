@@ -10,10 +10,12 @@ first-come first-served order; a call that gets no worker before its deadline, o
 does not answer in time, returns :data:`TIMEOUT` / :data:`UNAVAILABLE` (the caller counts the pair
 as not verified and says so). A worker that overran is killed (SIGKILL) and a replacement starts in
 the background; so does a worker found dead while idle, and the call that found it dead is retried
-once on another worker (within the same deadline). Worker start-up (importing sympy and
-math-verify: about 0.4 s; the worker's ``WARM_UP_PAIRS`` run after it says it is ready, while it
-is idle) happens in background threads: the pool starts all its workers on the first slow-path
-call, which waits for the first one to be ready within its own bound.
+once on another worker (within the same deadline). Worker start-up happens in background threads:
+the pool starts all its workers on the first slow-path call, which waits for the first one to be
+ready within its own bound. On Linux the workers are forked by the pool's zygote
+(:mod:`rewards.worker_processes`), which imports sympy and math-verify once (about 0.4 s), so a
+replacement is ready in milliseconds; elsewhere each worker is spawned and imports them itself.
+A worker's ``WARM_UP_PAIRS`` run after it says it is ready, while it is idle.
 
 Pool size: ``REWARDS_SYMBOLIC_WORKERS`` (default 2), shared by all threads of the process.
 """
@@ -24,14 +26,12 @@ import atexit
 import json
 import logging
 import os
-import subprocess
-import sys
 import threading
 import time
 from collections import deque
-from pathlib import Path
 
 from rewards.line_pipe import LineReader
+from rewards.worker_processes import Forked, Spawned, Zygote, ZygoteError, zygote_supported
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +43,6 @@ DIFFERENT = "different"
 TIMEOUT = "timeout"
 UNAVAILABLE = "unavailable"
 """Outcomes of :meth:`WorkerPool.compare`; the last two mean "not verified"."""
-
-_REPO_ROOT = str(Path(__file__).resolve().parents[1])
 
 
 def _pool_size() -> int:
@@ -61,25 +59,14 @@ class WorkerError(RuntimeError):
 
 
 class _Worker:
-    """One child process and the line-buffered pipe to it."""
+    """One worker process (forked by the pool's zygote, or spawned) and the pipes to it."""
 
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = _REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        env.setdefault("OMP_NUM_THREADS", "1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards._symbolic_worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            cwd=_REPO_ROOT,
-        )
-        assert self.proc.stdout is not None
-        self._reader = LineReader(self.proc.stdout.fileno())
+    def __init__(self, zygote: Zygote | None, deadline: float) -> None:
+        self.proc: Forked | Spawned = zygote.fork(deadline) if zygote is not None else Spawned()
+        self._reader = LineReader(self.proc.stdout_fd)
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.proc.alive()
 
     def read_line(self, deadline: float) -> bytes | None:
         """One reply line, or None when ``deadline`` passes first; WorkerError on EOF."""
@@ -90,7 +77,6 @@ class _Worker:
 
     def ask(self, gold: str, pred: str, deadline: float) -> bool | None:
         """True/False, or None when ``deadline`` passed (the caller must kill this worker)."""
-        assert self.proc.stdin is not None
         payload = json.dumps({"gold": gold, "pred": pred}).encode() + b"\n"
         try:
             self.proc.stdin.write(payload)
@@ -107,20 +93,7 @@ class _Worker:
         return bool(reply.get("eq", False))
 
     def kill(self) -> None:
-        try:
-            self.proc.kill()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            logger.warning("symbolic worker pid %d did not exit after SIGKILL", self.proc.pid)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        self.proc.kill()
 
 
 class WorkerPool:
@@ -139,6 +112,9 @@ class WorkerPool:
         self.timeouts = 0
         self.unavailable = 0
         self.replaced = 0
+        self._zygote: Zygote | None = None
+        self._zygote_lock = threading.Lock()
+        self._zygote_failures = 0
 
     # -- worker lifecycle ---------------------------------------------------------------------
 
@@ -149,9 +125,10 @@ class WorkerPool:
 
     def _start_one(self) -> None:
         worker: _Worker | None = None
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
         try:
-            worker = _Worker()
-            if worker.read_line(time.monotonic() + STARTUP_TIMEOUT_S) is None:
+            worker = self._new_worker(deadline)
+            if worker.read_line(deadline) is None:
                 raise WorkerError(f"symbolic worker did not start within {STARTUP_TIMEOUT_S:.0f} s")
         except (OSError, WorkerError) as exc:
             logger.error("could not start a symbolic worker: %s", exc)
@@ -165,6 +142,31 @@ class WorkerPool:
             elif worker is not None:
                 worker.kill()
             self._cond.notify_all()
+
+    def _new_worker(self, deadline: float) -> _Worker:
+        """Forked by the zygote (started with the first worker; started again if it died, until
+        it has failed twice), else spawned."""
+        with self._zygote_lock:
+            zygote = self._zygote
+            if zygote is not None and not zygote.alive():
+                logger.warning("the symbolic workers' zygote (pid %d) died; starting another", zygote.pid)
+                zygote.close()
+                zygote = self._zygote = None
+                self._zygote_failures += 1
+            if zygote is None and self._zygote_failures < 2 and not self._closed and zygote_supported():
+                zygote = self._zygote = Zygote()
+        if zygote is None:
+            return _Worker(None, deadline)
+        try:
+            return _Worker(zygote, deadline)
+        except ZygoteError as exc:
+            logger.warning("%s; starting this worker on its own", exc)
+            with self._zygote_lock:
+                if self._zygote is zygote:
+                    zygote.close()
+                    self._zygote = None
+                    self._zygote_failures += 1
+            return _Worker(None, deadline)
 
     def _fill_locked(self) -> None:
         missing = self.size - len(self._idle) - self._starting - self._busy
@@ -257,6 +259,10 @@ class WorkerPool:
             idle, self._idle = self._idle, []
         for w in idle:
             w.kill()
+        with self._zygote_lock:
+            zygote, self._zygote = self._zygote, None
+        if zygote is not None:
+            zygote.close()
 
 
 _POOL: WorkerPool | None = None

@@ -303,14 +303,15 @@ def test_every_call_ends_within_its_bound_including_the_wait(one_worker: WorkerP
     bound = 1.0
     results: list[tuple[str, float]] = []
 
-    def call(gold: str, pred: str) -> None:
+    def call(gold: str, pred: str, bound: float) -> None:
         t0 = time.monotonic()
         results.append((one_worker.compare(gold, pred, bound), time.monotonic() - t0))
 
-    blocker = threading.Thread(target=call, args=(f"${SLOW}$", "$3$"))
+    blocker = threading.Thread(target=call, args=(f"${SLOW}$", "$3$", bound))
     blocker.start()
     time.sleep(0.2)
-    waiters = [threading.Thread(target=call, args=("x+1", "1+x")) for _ in range(6)]
+    # their deadlines (0.7 s) pass while the blocker still holds the worker (until 1.0 s)
+    waiters = [threading.Thread(target=call, args=("x+1", "1+x", bound / 2)) for _ in range(6)]
     for t in waiters:
         t.start()
     for t in [blocker, *waiters]:

@@ -1,0 +1,79 @@
+"""Zygote of the symbolic workers: imports sympy and math-verify once, then forks workers on demand
+(``python -m rewards._worker_zygote FD``; started by :mod:`rewards.bounded`).
+
+A worker started with ``python -m rewards._symbolic_worker`` spends about 0.4 s importing sympy,
+latex2sympy and math-verify, and its first comparisons load more code. The pool replaces a worker
+after every timeout (it is killed), so under answers that time out often it ran short of workers
+for that long each time, and every worker of every process paid the imports again. The zygote pays
+them once per pool: it imports and loads the worker's tools, then serves fork requests on a Unix
+socket from the parent. Each request carries the two pipe ends the new worker uses as stdin and
+stdout (``SCM_RIGHTS``); the zygote forks, the child runs the worker's loop
+(:func:`rewards._symbolic_worker.serve`) on them, and the zygote answers the child's pid. A fork
+takes milliseconds, and the workers share the zygote's memory pages until they write them (its
+objects are frozen out of the garbage collector's reach for that). Each worker warms up as a
+spawned one does (:class:`rewards._symbolic_worker.WarmUp`, in its own idle time); the zygote does
+not warm itself up: on a machine with few cores that work competed with the first comparisons.
+
+The zygote is single-threaded (forking it is safe); ``SIGCHLD`` is ignored, so the kernel reaps
+its children. It exits when the parent's end of the socket closes; its workers exit when their
+stdin closes.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import socket
+import sys
+from typing import Any
+
+from rewards import _symbolic_worker as worker
+
+
+def main(argv: list[str]) -> int:
+    import logging
+
+    logging.disable(logging.WARNING)
+    sys.stdout = sys.stderr  # nothing may write to the zygote's stdout
+    sock = socket.socket(fileno=int(argv[0]))
+    tools = worker._load()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps forked workers
+    gc.freeze()  # the collector would touch, and so copy, every page a worker shares with us
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 64, 2)
+        except OSError:
+            return 1
+        if not message:  # the parent closed its end
+            return 0
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            continue
+        pid = os.fork()
+        if pid == 0:
+            _run_worker(sock, fds, tools)
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(f"{pid}\n".encode())
+
+
+def _run_worker(sock: socket.socket, fds: list[int], tools: tuple[Any, Any, Any]) -> None:
+    """In the forked child: the two received pipe ends become stdin and stdout, then the worker's
+    loop; never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        sock.close()
+        os.dup2(fds[0], 0)
+        os.dup2(fds[1], 1)
+        os.close(fds[0])
+        os.close(fds[1])
+        code = worker.serve(tools, worker.WarmUp(), worker._private_stdout())
+    finally:
+        os._exit(code)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

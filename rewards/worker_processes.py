@@ -1,0 +1,197 @@
+"""The symbolic workers' processes: forked by a zygote where the platform allows it, else spawned.
+
+:class:`Zygote` starts ``python -m rewards._worker_zygote`` once per pool; it imports sympy and
+math-verify once and forks each worker in milliseconds (:mod:`rewards._worker_zygote`), so a worker
+killed after a timeout is replaced at once, already warmed up, and the workers share the zygote's
+memory pages. It needs Linux's pidfd (to watch and kill a process that is not our child without
+mistaking a reused pid) and ``socket.send_fds``; elsewhere, with ``REWARDS_WORKER_ZYGOTE=0``, or
+after the zygote failed twice, each worker is spawned (:class:`Spawned`:
+``python -m rewards._symbolic_worker``, about 0.4 s of imports each).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO
+
+from rewards.line_pipe import LineReader
+
+logger = logging.getLogger(__name__)
+
+ZYGOTE_ENV = "REWARDS_WORKER_ZYGOTE"
+"""``0``: never fork workers from a zygote (each is spawned)."""
+
+_REPO_ROOT = str(Path(__file__).resolve().parents[1])
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = _REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.setdefault("OMP_NUM_THREADS", "1")
+    return env
+
+
+@functools.cache
+def zygote_supported() -> bool:
+    """Linux with pidfds and ``send_fds`` (and not turned off by :data:`ZYGOTE_ENV`)."""
+    if os.environ.get(ZYGOTE_ENV, "").strip() == "0":
+        return False
+    if (
+        not sys.platform.startswith("linux")
+        or not hasattr(os, "pidfd_open")
+        or not hasattr(socket, "send_fds")
+    ):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))  # a kernel or sandbox without pidfds refuses this
+    except OSError:
+        return False
+    return True
+
+
+class Spawned:
+    """A worker started as its own process (``python -m rewards._symbolic_worker``)."""
+
+    def __init__(self) -> None:
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "rewards._symbolic_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=child_env(),
+            cwd=_REPO_ROOT,
+        )
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self.pid = self._proc.pid
+        self.stdin: IO[bytes] = self._proc.stdin
+        self.stdout_fd = self._proc.stdout.fileno()
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def kill(self) -> None:
+        try:
+            self._proc.kill()
+        except OSError:
+            pass
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            logger.warning("symbolic worker pid %d did not exit after SIGKILL", self.pid)
+        for stream in (self._proc.stdin, self._proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+
+class Forked:
+    """A worker forked by the zygote (not our child): watched and killed through its pidfd."""
+
+    def __init__(self, pid: int, pidfd: int, stdin_fd: int, stdout_fd: int) -> None:
+        self.pid = pid
+        self._pidfd = pidfd
+        self.stdin: IO[bytes] = os.fdopen(stdin_fd, "wb")
+        self.stdout_fd = stdout_fd
+
+    def _exited(self, timeout: float) -> bool:
+        readable, _, _ = select.select([self._pidfd], [], [], timeout)  # readable once it exits
+        return bool(readable)
+
+    def alive(self) -> bool:
+        return not self._exited(0.0)
+
+    def kill(self) -> None:
+        try:
+            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+        if not self._exited(5.0):
+            logger.warning("symbolic worker pid %d did not exit after SIGKILL", self.pid)
+        for close in (self.stdin.close, lambda: os.close(self.stdout_fd), lambda: os.close(self._pidfd)):
+            try:
+                close()
+            except OSError:
+                pass
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not fork a worker (it died, or did not answer in time)."""
+
+
+class Zygote:
+    """``python -m rewards._worker_zygote``: forks workers on request (one at a time)."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "rewards._worker_zygote", str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                env=child_env(),
+                cwd=_REPO_ROOT,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.pid = self._proc.pid
+        self._sock = ours
+        self._replies = LineReader(ours.fileno())
+        self._lock = threading.Lock()
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def fork(self, deadline: float) -> Forked:
+        """A new worker (it says ready on its stdout); ZygoteError when the zygote does not fork
+        one before ``deadline`` (the first fork waits for the zygote's imports)."""
+        with self._lock:
+            stdin_r, stdin_w = os.pipe()
+            stdout_r, stdout_w = os.pipe()
+            try:
+                socket.send_fds(self._sock, [b"fork"], [stdin_r, stdout_w])
+                line = self._replies.line(max(0.0, deadline - time.monotonic()))
+                if line is None:
+                    raise ZygoteError("the worker zygote did not fork a worker in time")
+                pid = int(line)
+                pidfd = os.pidfd_open(pid)
+            except (OSError, EOFError, ValueError) as exc:
+                os.close(stdin_w)
+                os.close(stdout_r)
+                raise ZygoteError(f"the worker zygote failed: {type(exc).__name__}: {exc}") from exc
+            except ZygoteError:
+                os.close(stdin_w)
+                os.close(stdout_r)
+                raise
+            finally:
+                os.close(stdin_r)  # the worker has its own copies now
+                os.close(stdout_w)
+        return Forked(pid, pidfd, stdin_w, stdout_r)
+
+    def close(self) -> None:
+        """Ends the zygote (its workers end when their stdin closes)."""
+        try:
+            self._sock.close()
+        except OSError:
+            pass
+        try:
+            self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()

@@ -1,0 +1,128 @@
+"""The symbolic workers are forked by a zygote (rewards/worker_processes.py,
+rewards/_worker_zygote.py): they answer like spawned ones, a dead zygote is replaced (and after
+two failures workers are spawned), REWARDS_WORKER_ZYGOTE=0 spawns them, and nothing outlives the
+process that started them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rewards import worker_processes
+from rewards.bounded import EQUAL, WorkerPool
+from rewards.worker_processes import Forked, Spawned
+
+pytest.importorskip("math_verify")
+pytestmark = pytest.mark.skipif(not worker_processes.zygote_supported(), reason="needs Linux pidfds")
+
+
+def _parent_pid(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rfind(")") + 2 :].split()[1])
+
+
+def _gone(pid: int) -> bool:
+    """Exited (a zombie that nobody reaps counts: PID 1 of a container may not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat[stat.rfind(")") + 2] in "ZX"
+
+
+@pytest.fixture()
+def pool() -> Iterator[WorkerPool]:
+    p = WorkerPool(2)
+    p.warm_up()
+    yield p
+    p.close()
+
+
+def test_workers_are_forked_by_the_zygote_and_answer(pool: WorkerPool) -> None:
+    zygote = pool._zygote
+    assert zygote is not None and zygote.alive()
+    assert len(pool._idle) == 2
+    for worker in pool._idle:
+        assert isinstance(worker.proc, Forked)
+        assert _parent_pid(worker.proc.pid) == zygote.pid
+    assert pool.compare("$2\\sqrt{2}$", "$\\sqrt{8}$", 60.0) == EQUAL
+
+
+def test_a_killed_worker_is_forked_again(pool: WorkerPool) -> None:
+    victim = pool._idle[-1]  # the next one borrowed
+    os.kill(victim.proc.pid, signal.SIGKILL)
+    assert pool.compare("$x^2-1$", "$(x-1)(x+1)$", 60.0) == EQUAL  # the call found it dead: retried
+    pool.warm_up()
+    assert pool.replaced == 1
+    assert all(isinstance(w.proc, Forked) for w in pool._idle)
+    assert victim.proc.pid not in [w.proc.pid for w in pool._idle]
+
+
+def test_a_dead_zygote_is_started_again_then_given_up(pool: WorkerPool) -> None:
+    for round_ in (1, 2):
+        zygote = pool._zygote
+        assert zygote is not None
+        os.kill(zygote.pid, signal.SIGKILL)
+        time.sleep(0.2)
+        os.kill(
+            pool._idle[-1].proc.pid, signal.SIGKILL
+        )  # the next one borrowed: its replacement needs the zygote
+        assert pool.compare("$\\frac{1}{2}$", "$0.5$", 60.0) == EQUAL
+        pool.warm_up()
+        assert pool._zygote_failures == round_
+        if round_ == 1:  # started again: the replacement is forked by the new zygote
+            assert pool._zygote is not None and pool._zygote.pid != zygote.pid
+            assert any(
+                isinstance(w.proc, Forked) and _parent_pid(w.proc.pid) == pool._zygote.pid for w in pool._idle
+            )
+    pool.close()  # the second new zygote, if any, ends with the pool
+    assert pool._zygote is None
+
+
+def test_spawned_when_the_zygote_is_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(worker_processes.ZYGOTE_ENV, "0")
+    worker_processes.zygote_supported.cache_clear()
+    try:
+        p = WorkerPool(1)
+        p.warm_up()
+        try:
+            assert p._zygote is None
+            assert isinstance(p._idle[0].proc, Spawned)
+            assert _parent_pid(p._idle[0].proc.pid) == os.getpid()
+            assert p.compare("$x+1$", "$1+x$", 60.0) == EQUAL
+        finally:
+            p.close()
+    finally:
+        monkeypatch.delenv(worker_processes.ZYGOTE_ENV)
+        worker_processes.zygote_supported.cache_clear()
+
+
+_ORPHANS = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from rewards.bounded import WorkerPool
+pool = WorkerPool(2)
+pool.warm_up()
+print(pool._zygote.pid, *[w.proc.pid for w in pool._idle], flush=True)
+os._exit(0)  # no atexit, no close: as if the process were killed
+"""
+
+
+def test_nothing_outlives_the_process_that_started_the_pool() -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", _ORPHANS, root], capture_output=True, text=True, timeout=120, check=True
+    )
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 3
+    deadline = time.monotonic() + 20
+    while not all(_gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(_gone(pid) for pid in pids)

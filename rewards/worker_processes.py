@@ -96,6 +96,28 @@ class Spawned:
                     pass
 
 
+_killed_cpu_s = 0.0
+_killed_lock = threading.Lock()
+
+
+def killed_workers_cpu_s() -> float:
+    """CPU seconds used by the forked workers this process killed, read just before each kill:
+    they are not our children, so no ``RUSAGE_CHILDREN`` counts them (the benchmark adds this)."""
+    return _killed_cpu_s
+
+
+def _count_cpu_of_killed(pid: int) -> None:
+    global _killed_cpu_s
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return
+    fields = stat[stat.rfind(")") + 2 :].split()
+    used = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    with _killed_lock:
+        _killed_cpu_s += used
+
+
 class Forked:
     """A worker forked by the zygote (not our child): watched and killed through its pidfd."""
 
@@ -113,6 +135,7 @@ class Forked:
         return not self._exited(0.0)
 
     def kill(self) -> None:
+        _count_cpu_of_killed(self.pid)
         try:
             signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
         except OSError:  # already gone

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rewards import worker_processes
-from rewards.bounded import EQUAL, WorkerPool
+from rewards.bounded import EQUAL, TIMEOUT, WorkerPool
 from rewards.worker_processes import Forked, Spawned
 
 pytest.importorskip("math_verify")
@@ -126,3 +126,27 @@ def test_nothing_outlives_the_process_that_started_the_pool() -> None:
     while not all(_gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert all(_gone(pid) for pid in pids)
+
+
+def _cpu_s(pid: int) -> float:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_the_benchmark_counts_the_cpu_of_forked_and_killed_workers(pool: WorkerPool) -> None:
+    """Forked workers are not our children: the benchmark's CPU column walks the process tree
+    and adds what a killed worker had used (read before the kill)."""
+    from tools.bench.reward import children_cpu_s
+
+    assert pool._zygote is not None
+    processes = [pool._zygote.pid, *[w.proc.pid for w in pool._idle]]
+    total = children_cpu_s()
+    assert total is not None
+    assert total >= sum(_cpu_s(pid) for pid in processes)
+    before = worker_processes.killed_workers_cpu_s()
+    assert pool.compare("$(1+i)^{20000}$", "$3$", 0.5) == TIMEOUT  # sympy busy until the kill
+    deadline = time.monotonic() + 20
+    while worker_processes.killed_workers_cpu_s() < before + 0.2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert worker_processes.killed_workers_cpu_s() >= before + 0.2

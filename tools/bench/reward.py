@@ -161,27 +161,37 @@ def time_calls(
 
 
 def children_cpu_s() -> float | None:
-    """CPU seconds used by this process's child processes (the symbolic workers): live children
-    from ``/proc`` plus reaped ones; None where ``/proc`` is not readable (not Linux)."""
+    """CPU seconds used by this process's descendants (the symbolic workers, their zygote and the
+    workers it forked): live ones from ``/proc``, reaped children, and the forked workers the
+    pool killed (read before each kill); None where ``/proc`` is not readable (not Linux)."""
     import resource
 
-    me = str(os.getpid())
+    from rewards.worker_processes import killed_workers_cpu_s
+
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
     try:
         entries = [d for d in os.listdir("/proc") if d.isdigit()]
     except OSError:
         return None
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
     for d in entries:
         try:
             stat = Path(f"/proc/{d}/stat").read_text()
         except OSError:
             continue
         fields = stat[stat.rfind(")") + 2 :].split()
-        if fields[1] == me:
-            total += (int(fields[11]) + int(fields[12])) / tick
+        parent[int(d)] = int(fields[1])
+        cpu[int(d)] = (int(fields[11]) + int(fields[12])) / tick
+    me, total = os.getpid(), 0.0
+    for pid in parent:
+        ancestor, hops = parent[pid], 0
+        while ancestor not in (me, 0, 1) and ancestor in parent and hops < 64:
+            ancestor, hops = parent[ancestor], hops + 1
+        if ancestor == me:
+            total += cpu[pid]
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return total + ru.ru_utime + ru.ru_stime
+    return total + ru.ru_utime + ru.ru_stime + killed_workers_cpu_s()
 
 
 def wait_until_children_idle(limit_s: float = 10.0) -> float:

@@ -2,10 +2,11 @@
 
 The parent (:mod:`rewards.bounded`) talks to it over stdin/stdout, one JSON object per line:
 request ``{"gold": str, "pred": str}``, reply ``{"eq": bool}`` or ``{"error": str}``. The parent
-enforces the wall-clock bound by killing this process; nothing here uses ``signal``. While no
-request waits, it compares :data:`WARM_UP_PAIRS` (from "ready" on) and, after its first request,
-parses answers of common shapes (:mod:`rewards.idle_warm_up`) so that latex2sympy's parser learns
-them.
+enforces the wall-clock bound by killing this process; nothing here uses ``signal``. On Linux it
+is forked by :mod:`rewards._worker_zygote`, which runs :func:`serve` with the tools it loaded.
+After IDLE_AFTER_S without a request, it compares :data:`WARM_UP_PAIRS` (from "ready" on) and,
+after its first request, parses answers of common shapes (:mod:`rewards.idle_warm_up`) so that
+latex2sympy's parser learns them.
 
 Each side is parsed the way math-verify's own test-suite and RL recipes do it: ``parse(text,
 [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()])``, so a sentence, a
@@ -374,29 +375,22 @@ held up by it; a request that arrives during that work waits for at most the ite
 
 @dataclass
 class WarmUp:
-    """What a worker still has to warm up: :data:`WARM_UP_PAIRS` (from "ready" on) and the
-    parser's texts (:mod:`rewards.idle_warm_up`; only after a first request, so a worker nobody
-    uses spends nothing on them), next item last. A worker forked from a warmed-up zygote
-    (:mod:`rewards._worker_zygote`) inherits only what the zygote had not done."""
+    """What a worker still has to warm up, next item last: :data:`WARM_UP_PAIRS` (from "ready"
+    on) and the parser's texts (:mod:`rewards.idle_warm_up`; only after a first request, so a
+    worker nobody uses spends nothing on them)."""
 
     pairs: list[tuple[str, str]] = field(default_factory=lambda: list(reversed(WARM_UP_PAIRS)))
     texts: list[str] = field(default_factory=lambda: list(reversed(WARM_UP_TEXTS)))
 
-    def copy(self) -> WarmUp:
-        return WarmUp(list(self.pairs), list(self.texts))
-
-    def step(self, tools: tuple[Any, Any, Any], texts_too: bool) -> bool:
-        """Does one item; False when nothing (allowed) is left."""
-        if self.pairs:
-            warm_up_compare(*self.pairs.pop(), tools)
-            return True
-        if texts_too and self.texts:
-            warm_up_parse(self.texts.pop(), tools)
-            return True
-        return False
-
     def left(self, texts_too: bool) -> bool:
         return bool(self.pairs or (texts_too and self.texts))
+
+    def step(self, tools: tuple[Any, Any, Any], texts_too: bool) -> None:
+        """Does the next item, if one is left."""
+        if self.pairs:
+            warm_up_compare(*self.pairs.pop(), tools)
+        elif texts_too and self.texts:
+            warm_up_parse(self.texts.pop(), tools)
 
 
 def main() -> int:

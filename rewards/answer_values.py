@@ -9,6 +9,7 @@ unions they mean, and unions are kept canonical (merged, sorted) so equal sets c
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -303,8 +304,8 @@ def _abs_interval(sides: list[str], norm: list[str], depth: int) -> Seq | None:
         return None
     if not isinstance(lo, Num) or not isinstance(hi, Num | Inf) or lo.value < 0:
         return None
-    neg_lo = Num(-lo.value, lo.digits, False) if lo.value else lo
-    neg_hi = Num(-hi.value, hi.digits, False) if isinstance(hi, Num) else Inf(-1)
+    neg_lo = dataclasses.replace(lo, value=-lo.value, percent=False) if lo.value else lo
+    neg_hi = dataclasses.replace(hi, value=-hi.value, percent=False) if isinstance(hi, Num) else Inf(-1)
     spans = [
         _span(Seq("[" if hi_closed else "(", "]" if lo_closed else ")", (neg_hi, neg_lo))),
         _span(Seq("[" if lo_closed else "(", "]" if hi_closed else ")", (lo, hi))),

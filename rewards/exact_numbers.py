@@ -10,6 +10,7 @@ exact values that round or truncate to it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,6 +23,9 @@ class Num:
     value: Fraction
     digits: int | None  # decimal places as written ("0.330" -> 3); None for an exact form
     percent: bool
+    shown: int | None = None
+    """Places after the point of a scientific form's mantissa (``6.02\times10^{23}``,
+    ``6.02E23``: 2, where ``digits`` is -21): the precision the rounding rules read; None: ``digits``."""
 
 
 @dataclass(frozen=True)
@@ -104,8 +108,6 @@ def _number_word(s: str) -> int | None:
 
 
 def _decimal_digits(s: str) -> int | None:
-    if "e" in s or "E" in s:
-        return max(1, len(s.lower().partition("e")[0].partition(".")[2]))
     frac = s.partition(".")[2]
     return len(frac) if frac.strip("0") else None
 
@@ -135,7 +137,8 @@ def _unsigned_number(s: str) -> Num | None:
             mant, _, exp = s.lower().partition("e")
             if abs(int(exp)) > 400:
                 return None
-            return Num(Fraction(mant) * Fraction(10) ** int(exp), _decimal_digits(s), False)
+            shown = len(mant.partition(".")[2])  # 1e50: a decimal too (never an exact form)
+            return Num(Fraction(mant) * Fraction(10) ** int(exp), shown - int(exp), False, shown)
         return Num(Fraction(s), _decimal_digits(s), False)
     m = _SCI_TIMES_RE.match(s)
     if m:
@@ -144,7 +147,10 @@ def _unsigned_number(s: str) -> Num | None:
             return None
         digits = _decimal_digits(m.group(1))
         return Num(
-            Fraction(m.group(1)) * Fraction(10) ** exp, None if digits is None else digits - exp, False
+            Fraction(m.group(1)) * Fraction(10) ** exp,
+            None if digits is None else digits - exp,
+            False,
+            digits,
         )
     m = _FRAC_RE.match(s)
     if m:
@@ -178,7 +184,7 @@ def _signed_plain(s: str) -> Num | None:
     if not s or not (_DEC_RE.match(s) or _THOUSANDS_RE.match(s)):
         return None
     got = _unsigned_number(s)
-    return None if got is None else Num(sign * got.value, got.digits, False)
+    return None if got is None else dataclasses.replace(got, value=sign * got.value, percent=False)
 
 
 def read_number(s: str, decimal_comma: bool = False, words: bool = False) -> Num | Inf | None:
@@ -215,13 +221,20 @@ def read_number(s: str, decimal_comma: bool = False, words: bool = False) -> Num
             return Num(Fraction(sign * word), None, False)
     if got is None:
         return None
-    return Num(sign * got.value, got.digits, percent)
+    return dataclasses.replace(got, value=sign * got.value, percent=percent)
 
 
-def _candidates(n: Num) -> tuple[tuple[Fraction, int | None], ...]:
+def _candidates(n: Num) -> tuple[tuple[Fraction, int | None, int | None], ...]:
+    """(value, places of the value, places the rounding rules read) as written, and for a percent
+    also as a fraction."""
+    shown = n.digits if n.shown is None else n.shown
     if not n.percent:
-        return ((n.value, n.digits),)
-    return ((n.value, n.digits), (n.value / 100, None if n.digits is None else n.digits + 2))
+        return ((n.value, n.digits, shown),)
+    as_fraction = None if n.digits is None else n.digits + 2
+    return (
+        (n.value, n.digits, shown),
+        (n.value / 100, as_fraction, as_fraction if n.shown is None else shown),
+    )
 
 
 MIN_ROUNDED_DECIMALS = 2
@@ -260,11 +273,17 @@ def cut_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
 
 
 def nums_equal(gold: Num, pred: Num) -> bool:
-    for gv, gd in _candidates(gold):
-        for pv, pd in _candidates(pred):
+    for gv, gd, g_shown in _candidates(gold):
+        for pv, pd, p_shown in _candidates(pred):
             if gv == pv:
                 return True
-            if gd is not None and gd >= MIN_ROUNDED_DECIMALS and pd is None and cut_to(pv, gv, gd):
+            if (
+                gd is not None
+                and g_shown is not None
+                and g_shown >= MIN_ROUNDED_DECIMALS
+                and pd is None
+                and cut_to(pv, gv, gd)
+            ):
                 return True  # the reference is a rounded or truncated decimal; the prediction is exact
             if (
                 gd is None
@@ -273,17 +292,23 @@ def nums_equal(gold: Num, pred: Num) -> bool:
                 and _rounds_to(gv, pv, pd)
             ):
                 return True  # a machine-precision decimal of the exact reference (0.0833333333333333)
-            if gd is not None and pd is not None and gd != pd and _same_decimal(gv, gd, pv, pd):
+            if (
+                gd is not None
+                and pd is not None
+                and gd != pd
+                and _same_decimal((gv, gd, g_shown), (pv, pd, p_shown))
+            ):
                 return True
     return False
 
 
-def _same_decimal(a: Fraction, a_digits: int, b: Fraction, b_digits: int) -> bool:
-    """Two decimals where the one with fewer places (at least 2, and 5 significant digits) is the
-    other rounded or cut to them (:data:`MIN_SHARED_DIGITS`)."""
-    (short, short_digits), (long, _) = sorted(((a, a_digits), (b, b_digits)), key=lambda n: n[1])
+def _same_decimal(a: tuple[Fraction, int, int | None], b: tuple[Fraction, int, int | None]) -> bool:
+    """Two decimals where the one with fewer places (at least 2 shown, and 5 significant digits)
+    is the other rounded or cut to them (:data:`MIN_SHARED_DIGITS`)."""
+    (short, short_digits, short_shown), (long, _, _) = sorted((a, b), key=lambda n: n[1])
     return (
-        short_digits >= MIN_ROUNDED_DECIMALS
+        short_shown is not None
+        and short_shown >= MIN_ROUNDED_DECIMALS
         and _significant(short, short_digits) >= MIN_SHARED_DIGITS
         and cut_to(long, short, short_digits)
     )

@@ -361,7 +361,7 @@ def _in_unit(q: Quantity, scale: Fraction) -> Num | None:
         ratio, k = ratio / 10, k + 1
     while ratio.denominator % 10 == 0 and ratio.numerator == 1 and ratio != 1:
         ratio, k = ratio * 10, k - 1
-    return Num(value, q.number.digits - k, False) if ratio == 1 else None
+    return Num(value, q.number.digits - k, False, q.number.shown) if ratio == 1 else None
 
 
 def quantities_decide(gold: str, pred: str) -> bool | None:

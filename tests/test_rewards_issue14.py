@@ -46,6 +46,12 @@ EXACT_PROBES = [
     ("0.066793", "0.067", False),
     ("100000.5", "100000.52", False),  # one place: exact
     ("3.1416", "3.1417", False),  # same places: equal values only
+    ("6.02\\times10^{23}", "602214076000000000000000", True),  # scientific: the mantissa's places
+    ("6.02E23", "602214076000000000000000", True),
+    ("6.02E23", "603000000000000000000000", False),
+    ("1.5\\times10^{3}", "1499", False),  # one place shown: exact
+    ("2.5e-3", "\\frac{1}{400}", True),
+    ("6.0221E23", "6.02214E23", True),
 ]
 
 

@@ -126,6 +126,7 @@ class Forked:
         self._pidfd = pidfd
         self.stdin: IO[bytes] = os.fdopen(stdin_fd, "wb")
         self.stdout_fd = stdout_fd
+        self._closed = False
 
     def _exited(self, timeout: float) -> bool:
         readable, _, _ = select.select([self._pidfd], [], [], timeout)  # readable once it exits
@@ -135,7 +136,13 @@ class Forked:
         return not self._exited(0.0)
 
     def kill(self) -> None:
-        _count_cpu_of_killed(self.pid)
+        """SIGKILL, wait for the exit (5 s at most), close the pipes and the pidfd; once (a second
+        call would close fd numbers that may belong to something else by then)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.alive():
+            _count_cpu_of_killed(self.pid)
         try:
             signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
         except OSError:  # already gone

@@ -28,6 +28,10 @@ and otherwise without a Python loop over the words, in four numpy passes (same p
 Two different n-grams share a key with probability about ``n_words**2 / 2**65`` (1e-11 for
 20,000 words), which at worst miscounts one n-gram. The work arrays are kept per thread and
 reused (fresh arrays of this size page-fault on every call, which cost more than the passes).
+
+numpy is imported with this module, not by the first call: in a process that had not imported it,
+the first calls of 16 threads queued on its import (1.2-1.3 s with a cold page cache, over twice
+a 0.5 s bound).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from __future__ import annotations
 import re
 import threading
 from typing import Any
+
+import numpy as np
 
 from rewards.repetition_native import Kernel, kernel
 
@@ -58,7 +64,6 @@ class _Work:
     ``_SCRATCH_MAX`` text bytes."""
 
     def __init__(self, n_bytes: int) -> None:
-        import numpy as np
 
         self.capacity = n_bytes
         self.flags = np.empty((2, n_bytes + 1), dtype=bool)
@@ -77,7 +82,6 @@ def _work(n_bytes: int) -> _Work:
 
 def _mix64(x: Any, tmp: Any) -> None:
     """splitmix64's finalizer, in place (``tmp``: a work array of the same length)."""
-    import numpy as np
 
     np.right_shift(x, np.uint64(30), out=tmp)
     x ^= tmp
@@ -103,7 +107,6 @@ def _keep_word_bytes(v: Any, tmp: Any, first: Any) -> Any:
     ``1 << (8i + 7)`` for the first space at byte ``i``, minus 1 is the mask of the bytes before
     it (and 7 bits of the space); no space gives 0, whose mask ``0 - 1`` keeps all 8 bytes.
     ``tmp`` and ``first``: work arrays of ``v``'s length."""
-    import numpy as np
 
     np.bitwise_and(v, np.uint64(_WORD_BITS), out=tmp)
     np.subtract(np.uint64(_HIGHS), tmp, out=tmp)
@@ -118,7 +121,6 @@ def _keep_word_bytes(v: Any, tmp: Any, first: Any) -> Any:
 
 def _ascii_word_hashes(text: str, work: _Work) -> Any:
     """Hashes of the words of ASCII ``text`` (a view into ``work.words[0]``)."""
-    import numpy as np
 
     raw = text.encode("ascii").translate(_WORD_BYTES)
     n = len(raw)
@@ -153,7 +155,6 @@ def _ascii_word_hashes(text: str, work: _Work) -> Any:
 
 def _join(h: Any, going: Any, piece: Any) -> None:
     """``h[going] = h[going] * K + piece``: the next piece of the words at ``going``."""
-    import numpy as np
 
     joined = h[going]
     joined *= np.uint64(_K)
@@ -174,7 +175,6 @@ def _ngram_keys(h: Any, n: int, work: _Work) -> Any:
     ``work.words[3]``). By doubling: ``K_{a+b}[i] = K_a[i] * P**b + K_b[i+a]``, so ``result``
     (the keys of the first ``covered`` words) takes ``block`` (keys of ``b`` words, ``b`` a power
     of two) for every bit of ``n``."""
-    import numpy as np
 
     total = len(h)
     result: Any = None
@@ -208,7 +208,6 @@ def _ngram_keys(h: Any, n: int, work: _Work) -> Any:
 def _counts_of_repeated(keys: Any, at_least: int, work: _Work) -> Any:
     """The counts of the distinct values of ``keys`` seen at least ``at_least`` times (any order;
     ``keys`` may be reordered)."""
-    import numpy as np
 
     m = len(keys)
     if at_least > 1 and m >= 1 << 12:
@@ -232,7 +231,6 @@ def _counts_of_repeated(keys: Any, at_least: int, work: _Work) -> Any:
 
 
 def _unicode_word_hashes(text: str) -> Any:
-    import numpy as np
 
     words = _WORD_RE.findall(text.lower())
     return np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)

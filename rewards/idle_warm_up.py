@@ -5,7 +5,8 @@ tokens ahead, and remembers each decision per token-type sequence (its DFA); the
 new shape (``7 kg, 3``, ``G_{m} = G_{m-1} + G_{m-2}``, a three-row matrix) costs 2-25 ms of such
 simulation, later ones of that shape almost nothing. A long RL run learns the shapes of its
 answers within minutes; a fresh worker has not. A worker that has answered its first request
-parses these invented answers of common shapes, one at a time and only while no request waits:
+parses these invented answers of common shapes, one at a time and only once no request has come
+for ``IDLE_AFTER_S`` (50 ms; after the warm-up pairs of :mod:`rewards._symbolic_worker`):
 that moves the cost out of later comparisons without delaying start-up, and a worker nobody uses
 spends nothing on it. A request that arrives meanwhile waits for at most the one text being parsed
 (1-25 ms; 0.2 s for all of them, once per worker). The shapes were chosen knowing which shapes

@@ -1,7 +1,7 @@
-"""The worker compares rewards._symbolic_worker.WARM_UP_PAIRS right after it says it is ready,
-while no request waits, so that sympy's and math-verify's code for each kind of answer is loaded
-early without the first caller waiting for all of it. A warm-up pair that raised would be skipped
-there in silence; here it fails. After its first request, while no request waits, it parses
+"""The worker compares rewards._symbolic_worker.WARM_UP_PAIRS after it says it is ready, once no
+request has come for IDLE_AFTER_S, so that sympy's and math-verify's code for each kind of answer
+is loaded early without a caller waiting for it. A warm-up pair that raised would be skipped
+there in silence; here it fails. After its first request, also while idle, it parses
 rewards.idle_warm_up.WARM_UP_TEXTS."""
 
 from __future__ import annotations

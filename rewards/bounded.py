@@ -150,9 +150,8 @@ class WorkerPool:
             zygote = self._zygote
             if zygote is not None and not zygote.alive():
                 logger.warning("the symbolic workers' zygote (pid %d) died; starting another", zygote.pid)
-                zygote.close()
-                zygote = self._zygote = None
-                self._zygote_failures += 1
+                self._drop_zygote_locked(zygote)
+                zygote = None
             if zygote is None and self._zygote_failures < 2 and not self._closed and zygote_supported():
                 zygote = self._zygote = Zygote()
         if zygote is None:
@@ -162,11 +161,16 @@ class WorkerPool:
         except ZygoteError as exc:
             logger.warning("%s; starting this worker on its own", exc)
             with self._zygote_lock:
-                if self._zygote is zygote:
-                    zygote.close()
-                    self._zygote = None
-                    self._zygote_failures += 1
+                self._drop_zygote_locked(zygote)
             return _Worker(None, deadline)
+
+    def _drop_zygote_locked(self, zygote: Zygote) -> None:
+        """Counts a failure of ``zygote`` and ends it, unless another thread already did (caller
+        holds ``_zygote_lock``)."""
+        if self._zygote is zygote:
+            zygote.close()
+            self._zygote = None
+            self._zygote_failures += 1
 
     def _fill_locked(self) -> None:
         missing = self.size - len(self._idle) - self._starting - self._busy

@@ -2,8 +2,7 @@
 
 :class:`Zygote` starts ``python -m rewards._worker_zygote`` once per pool; it imports sympy and
 math-verify once and forks each worker in milliseconds (:mod:`rewards._worker_zygote`), so a worker
-killed after a timeout is replaced at once, already warmed up, and the workers share the zygote's
-memory pages. It needs Linux's pidfd (to watch and kill a process that is not our child without
+killed after a timeout is replaced at once, and the workers share the zygote's memory pages. It needs Linux's pidfd (to watch and kill a process that is not our child without
 mistaking a reused pid) and ``socket.send_fds``; elsewhere, with ``REWARDS_WORKER_ZYGOTE=0``, or
 after the zygote failed twice, each worker is spawned (:class:`Spawned`:
 ``python -m rewards._symbolic_worker``, about 0.4 s of imports each).
@@ -106,16 +105,23 @@ def killed_workers_cpu_s() -> float:
     return _killed_cpu_s
 
 
-def _count_cpu_of_killed(pid: int) -> None:
-    global _killed_cpu_s
+def process_stat(pid: int) -> tuple[int, float, str] | None:
+    """``(parent pid, CPU seconds used, state letter)`` of a process from ``/proc/<pid>/stat``;
+    None when it is gone or there is no ``/proc``."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return
-    fields = stat[stat.rfind(")") + 2 :].split()
-    used = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    with _killed_lock:
-        _killed_cpu_s += used
+        return None
+    fields = stat[stat.rfind(")") + 2 :].split()  # after the command name, which may hold spaces
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), fields[0]
+
+
+def _count_cpu_of_killed(pid: int) -> None:
+    global _killed_cpu_s
+    stat = process_stat(pid)
+    if stat is not None:
+        with _killed_lock:
+            _killed_cpu_s += stat[1]
 
 
 class Forked:
@@ -195,17 +201,8 @@ class Zygote:
             stdin_r, stdin_w = os.pipe()
             stdout_r, stdout_w = os.pipe()
             try:
-                socket.send_fds(self._sock, [b"fork"], [stdin_r, stdout_w])
-                line = self._replies.line(max(0.0, deadline - time.monotonic()))
-                if line is None:
-                    raise ZygoteError("the worker zygote did not fork a worker in time")
-                pid = int(line)
-                pidfd = os.pidfd_open(pid)
-            except (OSError, EOFError, ValueError) as exc:
-                os.close(stdin_w)
-                os.close(stdout_r)
-                raise ZygoteError(f"the worker zygote failed: {type(exc).__name__}: {exc}") from exc
-            except ZygoteError:
+                pid, pidfd = self._request_fork(stdin_r, stdout_w, deadline)
+            except BaseException:
                 os.close(stdin_w)
                 os.close(stdout_r)
                 raise
@@ -213,6 +210,18 @@ class Zygote:
                 os.close(stdin_r)  # the worker has its own copies now
                 os.close(stdout_w)
         return Forked(pid, pidfd, stdin_w, stdout_r)
+
+    def _request_fork(self, stdin_r: int, stdout_w: int, deadline: float) -> tuple[int, int]:
+        """Sends the worker's pipe ends, reads its pid back: ``(pid, pidfd)``, or ZygoteError."""
+        try:
+            socket.send_fds(self._sock, [b"fork"], [stdin_r, stdout_w])
+            line = self._replies.line(max(0.0, deadline - time.monotonic()))
+            if line is None:
+                raise ZygoteError("the worker zygote did not fork a worker in time")
+            pid = int(line)
+            return pid, os.pidfd_open(pid)
+        except (OSError, EOFError, ValueError) as exc:
+            raise ZygoteError(f"the worker zygote failed: {type(exc).__name__}: {exc}") from exc
 
     def close(self) -> None:
         """Ends the zygote (its workers end when their stdin closes)."""

@@ -24,17 +24,15 @@ pytestmark = pytest.mark.skipif(not worker_processes.zygote_supported(), reason=
 
 
 def _parent_pid(pid: int) -> int:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return int(stat[stat.rfind(")") + 2 :].split()[1])
+    stat = worker_processes.process_stat(pid)
+    assert stat is not None
+    return stat[0]
 
 
 def _gone(pid: int) -> bool:
     """Exited (a zombie that nobody reaps counts: PID 1 of a container may not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat[stat.rfind(")") + 2] in "ZX"
+    stat = worker_processes.process_stat(pid)
+    return stat is None or stat[2] in "ZX"
 
 
 @pytest.fixture()
@@ -129,9 +127,9 @@ def test_nothing_outlives_the_process_that_started_the_pool() -> None:
 
 
 def _cpu_s(pid: int) -> float:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rfind(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    stat = worker_processes.process_stat(pid)
+    assert stat is not None
+    return stat[1]
 
 
 def test_the_benchmark_counts_the_cpu_of_forked_and_killed_workers(pool: WorkerPool) -> None:

@@ -166,23 +166,18 @@ def children_cpu_s() -> float | None:
     pool killed (read before each kill); None where ``/proc`` is not readable (not Linux)."""
     import resource
 
-    from rewards.worker_processes import killed_workers_cpu_s
+    from rewards.worker_processes import killed_workers_cpu_s, process_stat
 
-    tick = os.sysconf("SC_CLK_TCK")
     try:
-        entries = [d for d in os.listdir("/proc") if d.isdigit()]
+        entries = [int(d) for d in os.listdir("/proc") if d.isdigit()]
     except OSError:
         return None
     parent: dict[int, int] = {}
     cpu: dict[int, float] = {}
-    for d in entries:
-        try:
-            stat = Path(f"/proc/{d}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        parent[int(d)] = int(fields[1])
-        cpu[int(d)] = (int(fields[11]) + int(fields[12])) / tick
+    for pid in entries:
+        stat = process_stat(pid)
+        if stat is not None:
+            parent[pid], cpu[pid], _ = stat
     me, total = os.getpid(), 0.0
     for pid in parent:
         ancestor, hops = parent[pid], 0

@@ -24,7 +24,7 @@ class Num:
     digits: int | None  # decimal places as written ("0.330" -> 3); None for an exact form
     percent: bool
     shown: int | None = None
-    """Places after the point of a scientific form's mantissa (``6.02\times10^{23}``,
+    """Places after the point of a scientific form's mantissa (``6.02\\times10^{23}``,
     ``6.02E23``: 2, where ``digits`` is -21): the precision the rounding rules read; None: ``digits``."""
 
 

@@ -64,7 +64,6 @@ class _Work:
     ``_SCRATCH_MAX`` text bytes."""
 
     def __init__(self, n_bytes: int) -> None:
-
         self.capacity = n_bytes
         self.flags = np.empty((2, n_bytes + 1), dtype=bool)
         self.words = np.empty((4, n_bytes // 2 + 2), dtype=np.uint64)  # a word takes 2 bytes or more
@@ -82,7 +81,6 @@ def _work(n_bytes: int) -> _Work:
 
 def _mix64(x: Any, tmp: Any) -> None:
     """splitmix64's finalizer, in place (``tmp``: a work array of the same length)."""
-
     np.right_shift(x, np.uint64(30), out=tmp)
     x ^= tmp
     x *= np.uint64(0xBF58476D1CE4E5B9)
@@ -107,7 +105,6 @@ def _keep_word_bytes(v: Any, tmp: Any, first: Any) -> Any:
     ``1 << (8i + 7)`` for the first space at byte ``i``, minus 1 is the mask of the bytes before
     it (and 7 bits of the space); no space gives 0, whose mask ``0 - 1`` keeps all 8 bytes.
     ``tmp`` and ``first``: work arrays of ``v``'s length."""
-
     np.bitwise_and(v, np.uint64(_WORD_BITS), out=tmp)
     np.subtract(np.uint64(_HIGHS), tmp, out=tmp)
     tmp &= np.uint64(_HIGHS)  # high bits at the spaces
@@ -121,7 +118,6 @@ def _keep_word_bytes(v: Any, tmp: Any, first: Any) -> Any:
 
 def _ascii_word_hashes(text: str, work: _Work) -> Any:
     """Hashes of the words of ASCII ``text`` (a view into ``work.words[0]``)."""
-
     raw = text.encode("ascii").translate(_WORD_BYTES)
     n = len(raw)
     buf = b" " + raw + b" " * 8  # a space before the first word; every 8-byte read stays inside
@@ -155,7 +151,6 @@ def _ascii_word_hashes(text: str, work: _Work) -> Any:
 
 def _join(h: Any, going: Any, piece: Any) -> None:
     """``h[going] = h[going] * K + piece``: the next piece of the words at ``going``."""
-
     joined = h[going]
     joined *= np.uint64(_K)
     joined += piece
@@ -175,7 +170,6 @@ def _ngram_keys(h: Any, n: int, work: _Work) -> Any:
     ``work.words[3]``). By doubling: ``K_{a+b}[i] = K_a[i] * P**b + K_b[i+a]``, so ``result``
     (the keys of the first ``covered`` words) takes ``block`` (keys of ``b`` words, ``b`` a power
     of two) for every bit of ``n``."""
-
     total = len(h)
     result: Any = None
     covered = 0
@@ -208,7 +202,6 @@ def _ngram_keys(h: Any, n: int, work: _Work) -> Any:
 def _counts_of_repeated(keys: Any, at_least: int, work: _Work) -> Any:
     """The counts of the distinct values of ``keys`` seen at least ``at_least`` times (any order;
     ``keys`` may be reordered)."""
-
     m = len(keys)
     if at_least > 1 and m >= 1 << 12:
         bits = m.bit_length() - 1  # about m/2 .. m buckets: 1 key per bucket on average
@@ -231,7 +224,6 @@ def _counts_of_repeated(keys: Any, at_least: int, work: _Work) -> Any:
 
 
 def _unicode_word_hashes(text: str) -> Any:
-
     words = _WORD_RE.findall(text.lower())
     return np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)
 

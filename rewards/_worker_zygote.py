@@ -1,5 +1,6 @@
 """Zygote of the symbolic workers: imports sympy and math-verify once, then forks workers on demand
-(``python -m rewards._worker_zygote FD``; started by :mod:`rewards.bounded`).
+(``python -m rewards._worker_zygote FD``, started by :mod:`rewards.bounded`; or the reward's own
+process forked, :func:`run_forked`, when that process already has them loaded and runs one thread).
 
 A worker started with ``python -m rewards._symbolic_worker`` spends about 0.4 s importing sympy,
 latex2sympy and math-verify, and its first comparisons load more code. The pool replaces a worker
@@ -26,17 +27,22 @@ import os
 import signal
 import socket
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from rewards import _symbolic_worker as worker
 
 
 def main(argv: list[str]) -> int:
+    sys.stdout = sys.stderr  # nothing may write to the zygote's stdout
+    return serve_forks(socket.socket(fileno=int(argv[0])))
+
+
+def serve_forks(sock: socket.socket) -> int:
+    """Loads the worker's tools, then forks a worker for each request on ``sock`` until the
+    parent closes its end (0) or the socket fails (1)."""
     import logging
 
     logging.disable(logging.WARNING)
-    sys.stdout = sys.stderr  # nothing may write to the zygote's stdout
-    sock = socket.socket(fileno=int(argv[0]))
     tools = worker._load()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps forked workers
     gc.freeze()  # the collector would touch, and so copy, every page a worker shares with us
@@ -57,6 +63,36 @@ def main(argv: list[str]) -> int:
         for fd in fds:
             os.close(fd)
         sock.sendall(f"{pid}\n".encode())
+
+
+def run_forked(sock: socket.socket) -> NoReturn:
+    """In a child forked from the reward's own process (:meth:`rewards.worker_processes.Zygote.here`):
+    drops what it inherited that is not the zygote's (every file descriptor but ``sock``, with
+    /dev/null as stdin, stdout and stderr; Python-level signal handlers; a signal wake-up fd),
+    then serves fork requests; never returns."""
+    code = 1
+    try:
+        keep = sock.fileno()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, keep)  # a pipe the parent holds must not stay open here (EOF for its reader)
+        os.closerange(keep + 1, MAX_FD)
+        signal.set_wakeup_fd(-1)
+        for sig in signal.valid_signals():
+            try:
+                if callable(signal.getsignal(sig)):
+                    signal.signal(sig, signal.SIG_DFL)
+            except (OSError, ValueError):  # signals that cannot be caught
+                continue
+        sys.stdout = sys.stderr
+        code = serve_forks(sock)
+    finally:
+        os._exit(code)
+
+
+MAX_FD = 1 << 20
+"""Above any file descriptor number in use (``closerange`` closes up to it in one system call)."""
 
 
 def _run_worker(sock: socket.socket, fds: list[int], tools: tuple[Any, Any, Any]) -> None:

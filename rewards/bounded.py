@@ -31,7 +31,7 @@ import time
 from collections import deque
 
 from rewards.line_pipe import LineReader
-from rewards.worker_processes import Forked, Spawned, Zygote, ZygoteError, zygote_supported
+from rewards.worker_processes import Forked, Spawned, Zygote, ZygoteError, can_fork_here, zygote_supported
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +164,20 @@ class WorkerPool:
                 self._drop_zygote_locked(zygote)
             return _Worker(None, deadline)
 
+    def _zygote_from_here(self) -> None:
+        """The first zygote is this process forked, when it can be (:func:`can_fork_here`: one
+        thread, sympy and math-verify already imported): ready in milliseconds instead of after
+        0.4 s of imports. Runs in the caller's thread, before the pool starts threads of its own."""
+        with self._zygote_lock:
+            if self._zygote is not None or self._zygote_failures or self._closed:
+                return
+            if not zygote_supported() or not can_fork_here():
+                return
+            try:
+                self._zygote = Zygote(here=True)
+            except OSError as exc:
+                logger.warning("could not fork the workers' zygote from this process: %s", exc)
+
     def _drop_zygote_locked(self, zygote: Zygote) -> None:
         """Counts a failure of ``zygote`` and ends it, unless another thread already did (caller
         holds ``_zygote_lock``)."""
@@ -174,6 +188,8 @@ class WorkerPool:
 
     def _fill_locked(self) -> None:
         missing = self.size - len(self._idle) - self._starting - self._busy
+        if missing > 0:
+            self._zygote_from_here()
         for _ in range(max(0, missing)):
             self._spawn_locked()
 

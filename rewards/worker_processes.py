@@ -2,10 +2,14 @@
 
 :class:`Zygote` starts ``python -m rewards._worker_zygote`` once per pool; it imports sympy and
 math-verify once and forks each worker in milliseconds (:mod:`rewards._worker_zygote`), so a worker
-killed after a timeout is replaced at once, and the workers share the zygote's memory pages. It needs Linux's pidfd (to watch and kill a process that is not our child without
-mistaking a reused pid) and ``socket.send_fds``; elsewhere, with ``REWARDS_WORKER_ZYGOTE=0``, or
-after the zygote failed twice, each worker is spawned (:class:`Spawned`:
-``python -m rewards._symbolic_worker``, about 0.4 s of imports each).
+killed after a timeout is replaced at once, and the workers share the zygote's memory pages. When
+the reward's own process has already imported sympy and math-verify and runs a single thread (an
+evaluation script, not verl's thread pool; :func:`can_fork_here`), the first zygote is that process
+forked instead, ready in milliseconds rather than after 0.4 s of imports. It needs Linux's pidfd
+(to watch and kill a process that is not our child without mistaking a reused pid) and
+``socket.send_fds``; elsewhere, with ``REWARDS_WORKER_ZYGOTE=0``, or after the zygote failed twice,
+each worker is spawned (:class:`Spawned`: ``python -m rewards._symbolic_worker``, about 0.4 s of
+imports each).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from rewards.line_pipe import LineReader
 logger = logging.getLogger(__name__)
 
 ZYGOTE_ENV = "REWARDS_WORKER_ZYGOTE"
-"""``0``: never fork workers from a zygote (each is spawned)."""
+"""``0``: never fork workers from a zygote (each is spawned); ``fresh``: the zygote is always a new
+interpreter, never this process forked (:func:`can_fork_here`)."""
 
 _REPO_ROOT = str(Path(__file__).resolve().parents[1])
 
@@ -162,25 +167,96 @@ class Forked:
                 pass
 
 
+FORK_MAX_RSS_BYTES = 1 << 30
+"""A process using more memory than this is not forked into the zygote: the zygote keeps the pages
+of the process as they were at the fork, and each page the process writes afterwards is copied."""
+
+
+def can_fork_here() -> bool:
+    """Whether this process can become the workers' zygote by forking: it has already imported
+    sympy and math-verify (what a fresh zygote spends 0.4 s importing), it runs one thread (no other
+    thread holds a lock the child would inherit taken: a reward called from verl's thread pool never
+    qualifies, an evaluation script comparing answers one after another does), it uses at most
+    :data:`FORK_MAX_RSS_BYTES`, and :data:`ZYGOTE_ENV` is not ``fresh``."""
+    if os.environ.get(ZYGOTE_ENV, "").strip() == "fresh":
+        return False
+    if "sympy" not in sys.modules or "math_verify" not in sys.modules:
+        return False
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+        rss_pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return False
+    return threads == 1 and rss_pages * os.sysconf("SC_PAGE_SIZE") <= FORK_MAX_RSS_BYTES
+
+
+class _ForkedChild:
+    """A child of ours made with ``os.fork``: the part of ``subprocess.Popen`` a zygote uses."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere (a SIGCHLD handler of the caller's)
+                self.returncode = -1
+                return self.returncode
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout)
+            time.sleep(0.01)
+        assert self.returncode is not None
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.poll() is None:  # not reaped yet, so the pid is still ours
+            os.kill(self.pid, signal.SIGKILL)
+
+
 class ZygoteError(RuntimeError):
     """The zygote could not fork a worker (it died, or did not answer in time)."""
 
 
-class Zygote:
-    """``python -m rewards._worker_zygote``: forks workers on request (one at a time)."""
+def _fork_zygote(ours: socket.socket, theirs: socket.socket) -> _ForkedChild:
+    """This process forked into a zygote that keeps ``theirs`` (see :func:`can_fork_here`)."""
+    from rewards._worker_zygote import run_forked  # imported here: the child must not import
 
-    def __init__(self) -> None:
+    pid = os.fork()
+    if pid == 0:
+        ours.close()
+        run_forked(theirs)
+    return _ForkedChild(pid)
+
+
+class Zygote:
+    """``python -m rewards._worker_zygote``, or this process forked (``here``, see
+    :func:`can_fork_here`): forks workers on request (one at a time)."""
+
+    def __init__(self, here: bool = False) -> None:
         ours, theirs = socket.socketpair()
+        self._proc: subprocess.Popen[bytes] | _ForkedChild
         try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-m", "rewards._worker_zygote", str(theirs.fileno())],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(),),
-                env=child_env(),
-                cwd=_REPO_ROOT,
-            )
+            if here:
+                self._proc = _fork_zygote(ours, theirs)
+            else:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-m", "rewards._worker_zygote", str(theirs.fileno())],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(theirs.fileno(),),
+                    env=child_env(),
+                    cwd=_REPO_ROOT,
+                )
         except BaseException:
             ours.close()
             raise

@@ -105,25 +105,107 @@ def test_spawned_when_the_zygote_is_turned_off(monkeypatch: pytest.MonkeyPatch) 
 _ORPHANS = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
+if sys.argv[2] == "loaded":
+    import math_verify  # noqa: F401  (with sympy: this process can be forked into the zygote)
 from rewards.bounded import WorkerPool
 pool = WorkerPool(2)
 pool.warm_up()
-print(pool._zygote.pid, *[w.proc.pid for w in pool._idle], flush=True)
+print(type(pool._zygote._proc).__name__, pool._zygote.pid, *[w.proc.pid for w in pool._idle], flush=True)
 os._exit(0)  # no atexit, no close: as if the process were killed
 """
 
 
-def test_nothing_outlives_the_process_that_started_the_pool() -> None:
+@pytest.mark.parametrize(("imported", "zygote_kind"), [("bare", "Popen"), ("loaded", "_ForkedChild")])
+def test_nothing_outlives_the_process_that_started_the_pool(imported: str, zygote_kind: str) -> None:
+    """Either zygote (a fresh interpreter, or this process forked once it has math-verify loaded)
+    and its workers end when the process that started them dies."""
     root = str(Path(__file__).resolve().parents[1])
     done = subprocess.run(
-        [sys.executable, "-c", _ORPHANS, root], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", _ORPHANS, root, imported],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
-    pids = [int(p) for p in done.stdout.split()]
+    kind, *rest = done.stdout.split()
+    assert kind == zygote_kind
+    pids = [int(p) for p in rest]
     assert len(pids) == 3
     deadline = time.monotonic() + 20
     while not all(_gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert all(_gone(pid) for pid in pids)
+
+
+_FORKED_HERE = """
+import os, select, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+import math_verify  # noqa: F401
+from rewards.bounded import EQUAL, WorkerPool
+marker = sys.argv[2]
+signal.signal(signal.SIGUSR1, lambda *_: open(marker, "w").close())  # this process's own handler
+r, w = os.pipe()  # a pipe of this process's: its reader must see EOF once we close the writer
+pool = WorkerPool(2)
+pool.warm_up()
+zygote = pool._zygote
+assert type(zygote._proc).__name__ == "_ForkedChild", zygote._proc
+assert all(open(f"/proc/{x.proc.pid}/stat").read().split(") ")[1].split()[1] == str(zygote.pid) for x in pool._idle)
+assert pool.compare("$2\\sqrt{2}$", "$\\sqrt{8}$", 60.0) == EQUAL
+os.close(w)
+assert select.select([r], [], [], 5)[0] and os.read(r, 1) == b"", "the zygote kept the pipe open"
+os.kill(zygote.pid, signal.SIGUSR1)  # default action in the zygote: it ends, our handler not run
+deadline = time.monotonic() + 10
+while zygote.alive() and time.monotonic() < deadline:
+    time.sleep(0.05)
+assert not zygote.alive() and not os.path.exists(marker)
+pool.close()
+print("ok")
+"""
+
+
+def test_a_single_threaded_process_with_math_verify_loaded_is_forked_into_the_zygote(tmp_path: Path) -> None:
+    """An evaluation script that has imported math-verify and runs one thread becomes the zygote
+    by forking (milliseconds instead of 0.4 s of imports). The zygote keeps none of the script's
+    file descriptors (a pipe the script closes reaches EOF) and none of its signal handlers."""
+    root = str(Path(__file__).resolve().parents[1])
+    marker = tmp_path / "handler-ran"
+    done = subprocess.run(
+        [sys.executable, "-c", _FORKED_HERE, root, str(marker)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ok"]
+    assert not marker.exists()
+
+
+_WHEN_FORKED = """
+import os, sys, threading
+sys.path.insert(0, sys.argv[1])
+from rewards import worker_processes as wp
+assert not wp.can_fork_here(), "math-verify not imported yet"
+import math_verify  # noqa: F401
+assert wp.can_fork_here()
+stop = threading.Event()
+helper = threading.Thread(target=stop.wait)
+helper.start()
+assert not wp.can_fork_here(), "a second thread"
+stop.set()
+helper.join()
+os.environ[wp.ZYGOTE_ENV] = "fresh"
+assert not wp.can_fork_here(), "told not to"
+del os.environ[wp.ZYGOTE_ENV]
+wp.FORK_MAX_RSS_BYTES = 1 << 20
+assert not wp.can_fork_here(), "too much memory"
+print("ok")
+"""
+
+
+def test_a_process_is_forked_into_the_zygote_only_when_loaded_single_threaded_small_and_allowed() -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", _WHEN_FORKED, root], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ok"]
 
 
 def _cpu_s(pid: int) -> float:

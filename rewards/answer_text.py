@@ -231,7 +231,15 @@ def _normalize(ans: str) -> str:
 _normalized = functools.lru_cache(maxsize=NORMALIZED_KEPT)(_normalize)
 
 
-VAR_LHS_RE = re.compile(r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\))\s*$")
+VAR_LHS_RE = re.compile(
+    r"^\s*(?:[a-zA-Z](?:_\{?\w+\}?)?|\\[a-zA-Z]+(?:_\{?\w+\}?)?|[a-zA-Z]\(\w\)"
+    r"|(?:m\s?)?\\(?:angle|measuredangle)\s?(?:\{[A-Z]{1,3}\}|[A-Z]{1,3})"
+    r"|\\(?:sin|cos|tan|cot|sec|csc)(?:\^\{?2\}?)?\s?(?:[a-zA-Z]|\\[a-zA-Z]+|\{[a-zA-Z]\}|\([a-zA-Z]\)"
+    r"|\\angle\s?(?:\{[A-Z]{1,3}\}|[A-Z]{1,3})))\s*$"
+)
+"""A left side that names the value on the right: a variable, a command (``\\theta``), ``f(x)``, an
+angle (``\\angle A``, ``m\\angle ABC``) or a trigonometric function of one (``\\tan A``,
+``\\cos \\angle B``, ``\\sin^2 x``): math-verify too reads ``\\tan A = 2`` as the value 2."""
 _LABEL_RE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{1,30}:\s?|[A-Za-z]:\s)")  # "Max: 3", not "A:B=1"
 
 

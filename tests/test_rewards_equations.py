@@ -91,6 +91,18 @@ def test_named_values_against_a_list_item_by_item(gold: str, pred: str, want: bo
         ("f(2) = 5", "5", True),
         ("AB = 5", "5", None),  # a segment's length: math-verify decides
         ("x + z = 1", "x + z = 1", True),
+        # an angle or a trigonometric function of one names a value, as math-verify reads it too
+        ("\\angle A = 30^\\circ", "30", True),
+        ("\\angle A = 30", "30", True),
+        ("m\\angle ABC = 120^\\circ", "120", True),
+        ("\\angle{BAC} = 45^\\circ", "\\frac{\\pi}{4}", True),
+        ("\\angle A = 30", "40", False),
+        ("\\tan A = 2", "2", True),
+        ("\\cos \\angle A = \\frac{1}{2}", "0.5", True),
+        ("\\sin^2 x = \\frac34", "\\frac{3}{4}", True),
+        ("\\tan A = 2", "3", False),
+        ("\\angle A = 30", "\\angle B = 30", None),  # two names: math-verify
+        ("\\log_2 x = 3", "3", False),  # an equation in x: not a name
     ],
 )
 def test_an_equation_in_unknowns_against_a_number(gold: str, pred: str, want: bool | None) -> None:

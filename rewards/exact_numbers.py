@@ -2,7 +2,8 @@
 
 :func:`read_number` reads one normalised answer as a :class:`Num` (a ``Fraction`` with the decimal
 places it was written with, and whether it was a percent) or an :class:`Inf`: integers, decimals,
-``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, mixed numbers, thousands separators, a decimal comma
+``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, repeating decimals (``0.1\\overline{6}``, exact),
+mixed numbers, thousands separators, a decimal comma
 where asked, trailing unit words (``12 m^2``), number words (``twenty-one``). :func:`nums_equal` is
 the numeric rule of docs/rewards.md: exact values compare exactly; a decimal reference accepts the
 exact values that round or truncate to it.
@@ -52,6 +53,7 @@ _DEC_RE = re.compile(r"^(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
 _SCI_TIMES_RE = re.compile(r"^(\d+(?:\.\d+)?) ?(?:\\times|\\cdot|\*|x) ?10 ?\^ ?\{? ?([+-]?\d+) ?\}?$")
 _FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d))$")
 _SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
+_REPEATING_RE = re.compile(r"^(\d*)\.(\d*)(?:\\overline ?\{(\d{1,12})\}|\\dot ?\{(\d)\})$")
 _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
 
 
@@ -155,6 +157,12 @@ def _unsigned_number(s: str) -> Num | None:
     m = _FRAC_RE.match(s)
     if m:
         return _ratio(m.group(1) or m.group(2), m.group(3) or m.group(4))
+    m = _REPEATING_RE.match(s)
+    if m:  # 0.1\overline{6}: the repeating decimal's exact value, 1/6
+        whole, fixed, period = m.group(1), m.group(2), m.group(3) or m.group(4)
+        shift = 10 ** len(fixed)
+        value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
+        return Num(value + Fraction(int(period), shift * (10 ** len(period) - 1)), None, False)
     m = _SLASH_RE.match(s)
     if m:
         return _ratio(m.group(1), m.group(2))

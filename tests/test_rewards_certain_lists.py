@@ -108,3 +108,19 @@ EXPRESSION_ITEMS_UNDECIDED = [
 @pytest.mark.parametrize(("gold", "pred"), EXPRESSION_ITEMS_UNDECIDED)
 def test_lists_of_expressions_left_to_math_verify(gold: str, pred: str) -> None:
     assert decide_fast(gold, pred) is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("0,111", "-0,111", None),  # the same list (-0 is 0), or 0.111 and -0.111: not certain
+        ("1,5", "1,50", None),  # two different lists, or 1.5 twice
+        ("1,5", "5,1", None),
+        ("3,14", "3,140", False),  # different either way
+        ("1,2", "1,2", True),
+        ("1,3", "Minimum: 1, Maximum: 3", True),  # against a list written as one: a list
+        ("1,5", "1.5", True),  # against one number: a decimal comma
+    ],
+)
+def test_two_answers_that_may_each_have_a_decimal_comma(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

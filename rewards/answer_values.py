@@ -378,6 +378,8 @@ def read_value(s: str, depth: int = 0, decimal_comma: bool = False) -> Value | N
         items.append(v)
     if opener in "([" and len(items) == 1 and (isinstance(items[0], Num) or is_matrix(items[0])):
         return items[0]  # "(5)" is just 5; "(\begin{pmatrix}..\end{pmatrix})" is the matrix
+    if opener == "(" and len(items) == 1 and isinstance(items[0], Inf):
+        return items[0]  # "(-\infty)" is -\infty
     return Seq(opener, closer, tuple(items))
 
 

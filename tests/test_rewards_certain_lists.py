@@ -35,6 +35,10 @@ CERTAIN = [
         False,
     ),
     ("6", "first \\boxed{4} then \\boxed{6}", True),
+    # one value in parentheses is the value, an infinity too (math-verify reads it so)
+    ("-\\infty", "(-\\infty)", True),
+    ("-inf", "(-inf)", True),
+    ("\\infty", "(-\\infty)", False),
     # a column vector against the same entries as a list (MARIO's and verl's grader tests)
     ("\\begin{matrix} \\frac12 \\\\ 1 \\end{matrix}", "[0.5, 1]", True),
     ("\\begin{pmatrix}-1\\\\ \\frac13 \\\\ 3\\end{pmatrix}", "(-1, 0.33, 3)", False),  # 0.33 is not 1/3

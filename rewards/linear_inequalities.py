@@ -17,8 +17,8 @@ When every ``d`` is provably a polynomial of degree exactly 1 in the answer's 1-
 
 A different set is a different answer only when no decimal is written: whether ``x < 0.33`` answers
 ``x < \\frac13`` is the numeric rule's to judge (docs/rewards.md), so those go on to it.
-Anything else (a non-linear side, a link that is always true or false, a multi-variable chain)
-gives None.
+Anything else (a non-linear side, a link that is always true or false, links that no point
+satisfies together, a multi-variable chain) gives None.
 """
 
 from __future__ import annotations
@@ -150,8 +150,8 @@ def inequalities_decide(gold: str, pred: str) -> bool | None:
     if len(vg) <= 1 and len(vp) <= 1:
         ig = interval_of(lg, vg[0]) if lg is not None and vg else _interval_value(gold)
         ip = interval_of(lp, vp[0]) if lp is not None and vp else _interval_value(pred)
-        if ig is None or ip is None:
-            return None
+        if ig is None or ip is None or EMPTY in (ig, ip):
+            return None  # no point satisfies it: an ordering of values ("f(2) < f(1) < f(4)"), not a set
         same = ig == ip
     elif lg is not None and lp is not None and len(lg) == 1 and len(lp) == 1:
         got = _half_spaces_decide(lg[0], lp[0], letters)

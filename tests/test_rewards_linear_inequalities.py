@@ -68,6 +68,8 @@ def test_a_different_set_is_refused(gold: str, pred: str) -> None:
         ("1 < x+y < 3", "2 < 2x+2y < 6"),  # a chain in two variables
         ("0 < 1", "1 > 0"),  # no variable
         ("1<2x \\le 3", "1<2y \\le 3"),  # two names: math-verify counts the name
+        ("f(2) < f(1) < f(4)", "f(2) < f(1) \\le f(4)"),  # an ordering of values: no point satisfies it
+        ("2a < a < 4a", "2a < a \\le 4a"),
     ],
 )
 def test_outside_the_rule_it_says_nothing(gold: str, pred: str) -> None:

@@ -66,7 +66,8 @@ def serve_forks(sock: socket.socket) -> int:
 
 
 def run_forked(sock: socket.socket) -> NoReturn:
-    """In a child forked from the reward's own process (:meth:`rewards.worker_processes.Zygote.here`):
+    """In a child forked from the reward's own process (``Zygote(here=True)`` in
+    :mod:`rewards.worker_processes`):
     drops what it inherited that is not the zygote's (every file descriptor but ``sock``, with
     /dev/null as stdin, stdout and stderr; Python-level signal handlers; a signal wake-up fd),
     then serves fork requests; never returns."""

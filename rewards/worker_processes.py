@@ -228,12 +228,15 @@ class ZygoteError(RuntimeError):
 
 def _fork_zygote(ours: socket.socket, theirs: socket.socket) -> _ForkedChild:
     """This process forked into a zygote that keeps ``theirs`` (see :func:`can_fork_here`)."""
-    from rewards._worker_zygote import run_forked  # imported here: the child must not import
+    from rewards._worker_zygote import run_forked  # imported before the fork: the child imports nothing
 
     pid = os.fork()
-    if pid == 0:
-        ours.close()
-        run_forked(theirs)
+    if pid == 0:  # the child never returns into the caller's code
+        try:
+            ours.close()
+            run_forked(theirs)
+        finally:
+            os._exit(1)
     return _ForkedChild(pid)
 
 

@@ -116,14 +116,6 @@ def _words(s: str) -> bool:
     return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
 
 
-def _comma_decimal(s: str) -> bool:
-    """Whether ``s`` reads as a list of two numbers (``1,5``) or, with a decimal comma, as one. When
-    both answers do, the certain path answers only where both readings agree (``0,111`` against
-    ``-0,111`` is the same list, as ``-0`` is 0, and two different decimals); against a list that
-    is not written so (``1, 3``, ``Minimum: 1, Maximum: 3``), such an answer is a list."""
-    return isinstance(read_value(s), Seq) and isinstance(read_value(s, decimal_comma=True), Num)
-
-
 def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
@@ -192,10 +184,13 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         if ambiguous_lists(vg, vp):
             return None
         same = values_equal(vg, vp)
-        if isinstance(vg, Seq) and isinstance(vp, Seq) and _comma_decimal(gold) and _comma_decimal(pred):
+        if isinstance(vg, Seq) and isinstance(vp, Seq):
+            # both lists; when each is also one number with a decimal comma ("1,5" and "1,50": two
+            # numbers each, or 1.5 twice; "0,111" and "-0,111"), a verdict only where both readings
+            # agree. Against a list not written so ("1, 3", "Minimum: 1, Maximum: 3") it is a list.
             alt_g, alt_p = read_value(gold, decimal_comma=True), read_value(pred, decimal_comma=True)
-            if alt_g is None or alt_p is None or values_equal(alt_g, alt_p) != same:
-                return None  # "1,5" against "1,50": two numbers each, or 1.5 twice; math-verify decides
+            if isinstance(alt_g, Num) and isinstance(alt_p, Num) and values_equal(alt_g, alt_p) != same:
+                return None
         return same
     if vg is None or vp is None:
         same = lists_decide(gold, pred, lambda g, p: compare_answers(g, p, text_words))

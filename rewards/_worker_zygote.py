@@ -33,7 +33,6 @@ from rewards import _symbolic_worker as worker
 
 
 def main(argv: list[str]) -> int:
-    sys.stdout = sys.stderr  # nothing may write to the zygote's stdout
     return serve_forks(socket.socket(fileno=int(argv[0])))
 
 
@@ -43,6 +42,7 @@ def serve_forks(sock: socket.socket) -> int:
     import logging
 
     logging.disable(logging.WARNING)
+    sys.stdout = sys.stderr  # nothing may write to the zygote's stdout
     tools = worker._load()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps forked workers
     gc.freeze()  # the collector would touch, and so copy, every page a worker shares with us
@@ -63,6 +63,10 @@ def serve_forks(sock: socket.socket) -> int:
         for fd in fds:
             os.close(fd)
         sock.sendall(f"{pid}\n".encode())
+
+
+MAX_FD = 1 << 20
+"""Above any file descriptor number in use (``closerange`` closes up to it in one system call)."""
 
 
 def run_forked(sock: socket.socket) -> NoReturn:
@@ -86,14 +90,9 @@ def run_forked(sock: socket.socket) -> NoReturn:
                     signal.signal(sig, signal.SIG_DFL)
             except (OSError, ValueError):  # signals that cannot be caught
                 continue
-        sys.stdout = sys.stderr
         code = serve_forks(sock)
     finally:
         os._exit(code)
-
-
-MAX_FD = 1 << 20
-"""Above any file descriptor number in use (``closerange`` closes up to it in one system call)."""
 
 
 def _run_worker(sock: socket.socket, fds: list[int], tools: tuple[Any, Any, Any]) -> None:

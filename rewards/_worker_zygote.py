@@ -1,6 +1,7 @@
 """Zygote of the symbolic workers: imports sympy and math-verify once, then forks workers on demand
 (``python -m rewards._worker_zygote FD``, started by :mod:`rewards.bounded`; or the reward's own
-process forked, :func:`run_forked`, when that process already has them loaded and runs one thread).
+process forked, :func:`run_forked`, when that process already has them loaded and runs one thread
+at the fork: :func:`rewards.worker_processes.can_fork_here`).
 
 A worker started with ``python -m rewards._symbolic_worker`` spends about 0.4 s importing sympy,
 latex2sympy and math-verify, and its first comparisons load more code. The pool replaces a worker

@@ -3,9 +3,10 @@
 :class:`Zygote` starts ``python -m rewards._worker_zygote`` once per pool; it imports sympy and
 math-verify once and forks each worker in milliseconds (:mod:`rewards._worker_zygote`), so a worker
 killed after a timeout is replaced at once, and the workers share the zygote's memory pages. When
-the reward's own process has already imported sympy and math-verify and runs a single thread (an
-evaluation script, not verl's thread pool; :func:`can_fork_here`), the first zygote is that process
-forked instead, ready in milliseconds rather than after 0.4 s of imports. It needs Linux's pidfd
+the reward's own process has already imported sympy and math-verify and runs a single thread, or
+only OpenBLAS's besides (an evaluation script, not verl's thread pool; :func:`can_fork_here`),
+the first zygote is that process forked instead, ready in milliseconds rather than after 0.4 s of
+imports. It needs Linux's pidfd
 (to watch and kill a process that is not our child without mistaking a reused pid) and
 ``socket.send_fds``; elsewhere, with ``REWARDS_WORKER_ZYGOTE=0``, or after the zygote failed twice,
 each worker is spawned (:class:`Spawned`: ``python -m rewards._symbolic_worker``, about 0.4 s of
@@ -174,20 +175,71 @@ of the process as they were at the fork, and each page the process writes afterw
 
 def can_fork_here() -> bool:
     """Whether this process can become the workers' zygote by forking: it has already imported
-    sympy and math-verify (what a fresh zygote spends 0.4 s importing), it runs one thread (no other
-    thread holds a lock the child would inherit taken: a reward called from verl's thread pool never
-    qualifies, an evaluation script comparing answers one after another does), it uses at most
+    sympy and math-verify (what a fresh zygote spends 0.4 s importing), it runs one Python thread
+    and no other thread but OpenBLAS's (no other thread holds a lock the child would inherit
+    taken: a reward called from verl's thread pool never qualifies, an evaluation script comparing
+    answers one after another does, numpy imported or not), it uses at most
     :data:`FORK_MAX_RSS_BYTES`, and :data:`ZYGOTE_ENV` is not ``fresh``."""
     if os.environ.get(ZYGOTE_ENV, "").strip() == "fresh":
         return False
     if "sympy" not in sys.modules or "math_verify" not in sys.modules:
         return False
+    if len(sys._current_frames()) != 1:  # another Python thread
+        return False
     try:
-        threads = len(os.listdir("/proc/self/task"))
         rss_pages = int(Path("/proc/self/statm").read_text().split()[1])
+        if rss_pages * os.sysconf("SC_PAGE_SIZE") > FORK_MAX_RSS_BYTES:
+            return False
+        if _os_threads() == 1:
+            return True
+        server = openblas_server_threads()  # restarts them if a fork stopped them: then count
+        return _os_threads() == 1 + server
     except (OSError, ValueError, IndexError):
         return False
-    return threads == 1 and rss_pages * os.sysconf("SC_PAGE_SIZE") <= FORK_MAX_RSS_BYTES
+
+
+def _os_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+OPENBLAS_THREAD_CALLS = (
+    ("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),  # numpy's, scipy's
+    ("scipy_openblas_get_num_threads", "scipy_openblas_set_num_threads"),
+    ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
+    ("openblas_get_num_threads", "openblas_set_num_threads"),  # a system or conda OpenBLAS
+)
+
+
+def openblas_server_threads() -> int:
+    """How many threads of their own the OpenBLAS libraries loaded in this process run (0 when
+    none is loaded), after making sure they run: numpy's import starts them, OpenBLAS stops them
+    in its ``pthread_atfork`` handler before every fork, and setting the thread count starts them
+    again (as OpenBLAS's next call would). So a process whose only other threads are these forks
+    as a single-threaded one, and counting them while they run tells them from another library's
+    thread. Other BLAS libraries' threads (MKL's OpenMP) are not stopped at a fork, nor counted."""
+    paths: set[str] = set()
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        for line in maps:  # address, permissions, offset, device, inode, path
+            fields = line.split(maxsplit=5)
+            if len(fields) == 6 and "openblas" in fields[5].lower():
+                paths.add(fields[5].rstrip("\n"))
+    import ctypes
+
+    server = 0
+    for path in paths:
+        try:
+            library = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+        except OSError:
+            continue
+        for get_name, set_name in OPENBLAS_THREAD_CALLS:
+            get, put = getattr(library, get_name, None), getattr(library, set_name, None)
+            if get is not None and put is not None:
+                get.restype = ctypes.c_int
+                count = int(get())
+                put(ctypes.c_int(count))
+                server += max(0, count - 1)
+                break
+    return server
 
 
 class _ForkedChild:

@@ -105,7 +105,9 @@ def test_spawned_when_the_zygote_is_turned_off(monkeypatch: pytest.MonkeyPatch) 
 _ORPHANS = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
-if sys.argv[2] == "loaded":
+if sys.argv[2] == "numpy":
+    import numpy  # noqa: F401  (OpenBLAS starts its threads)
+if sys.argv[2] in ("loaded", "numpy"):
     import math_verify  # noqa: F401  (with sympy: this process can be forked into the zygote)
 from rewards.bounded import WorkerPool
 pool = WorkerPool(2)
@@ -115,7 +117,9 @@ os._exit(0)  # no atexit, no close: as if the process were killed
 """
 
 
-@pytest.mark.parametrize(("imported", "zygote_kind"), [("bare", "Popen"), ("loaded", "_ForkedChild")])
+@pytest.mark.parametrize(
+    ("imported", "zygote_kind"), [("bare", "Popen"), ("loaded", "_ForkedChild"), ("numpy", "_ForkedChild")]
+)
 def test_nothing_outlives_the_process_that_started_the_pool(imported: str, zygote_kind: str) -> None:
     """Either zygote (a fresh interpreter, or this process forked once it has math-verify loaded)
     and its workers end when the process that started them dies."""
@@ -205,6 +209,48 @@ def test_a_process_is_forked_into_the_zygote_only_when_loaded_single_threaded_sm
         [sys.executable, "-c", _WHEN_FORKED, root], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ok"]
+
+
+_WITH_OPENBLAS = """
+import ctypes, os, sys
+sys.path.insert(0, sys.argv[1])
+import numpy  # noqa: F401  (OpenBLAS starts its threads at import)
+import math_verify  # noqa: F401
+from rewards import worker_processes as wp
+threads = len(os.listdir("/proc/self/task"))
+if threads == 1:
+    print("one-core")  # OpenBLAS started no thread of its own: nothing to tell apart
+    sys.exit(0)
+assert wp.openblas_server_threads() == threads - 1, (wp.openblas_server_threads(), threads)
+assert wp.can_fork_here(), "only OpenBLAS's threads (it stops them itself before a fork)"
+pid = os.fork()  # OpenBLAS's fork handler: this process is down to one thread until its next call
+if pid == 0:
+    os._exit(0)
+os.waitpid(pid, 0)
+assert len(os.listdir("/proc/self/task")) == 1
+libc = ctypes.CDLL(None)
+thread = ctypes.c_ulong()
+start = ctypes.cast(libc.pause, ctypes.c_void_p)  # a native thread with no Python in it, blocked
+assert libc.pthread_create(ctypes.byref(thread), None, start, None) == 0
+assert len(os.listdir("/proc/self/task")) == 2  # as many as before the fork: not OpenBLAS's though
+assert not wp.can_fork_here(), "a thread of some other library"
+print("ok")
+"""
+
+
+def test_openblas_threads_do_not_stop_the_fork_but_another_librarys_thread_does() -> None:
+    """A script that imported numpy runs OpenBLAS's threads; OpenBLAS stops them before any fork
+    (its pthread_atfork handler), so the script is still forked into the zygote. A native thread
+    of another library, which nothing stops, keeps it from that."""
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "2"}
+    done = subprocess.run(
+        [sys.executable, "-c", _WITH_OPENBLAS, root], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    if done.stdout.split() == ["one-core"]:
+        pytest.skip("OpenBLAS runs no thread of its own on one core")
     assert done.stdout.split() == ["ok"]
 
 

@@ -47,6 +47,7 @@ from rewards.answer_values import inequality_list_latex
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
+from rewards.letter_case import differ_only_in_case
 from rewards.plain_syntax import plain_to_latex
 
 __all__ = [
@@ -151,6 +152,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         result = outcome == EQUAL
     else:
         result = False
+    if result and g_sure and p_sure and g is not None and p is not None and differ_only_in_case(g, p):
+        result = False  # "2X" against "2x": math-verify reads every letter in lowercase
     if outcome in (TIMEOUT, UNAVAILABLE):
         _count("not_verified")
         return Verdict(False, outcome)

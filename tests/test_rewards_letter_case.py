@@ -1,12 +1,15 @@
 """Case counts in math and not in words: the certain path's first check (the same text, spaces
 aside) ignores case only for plain words ("Yes", "blue"); ``x`` is not ``X`` and ``\\Delta`` is not
-``\\delta`` (sympy and math-verify read different symbols)."""
+``\\delta``. math-verify reads every letter in lowercase and credits such pairs; the comparison
+overrules it (rewards.letter_case)."""
 
 from __future__ import annotations
 
 import pytest
 
 from rewards.certain_path import compare_answers, decide_fast
+from rewards.equivalence import compare
+from rewards.letter_case import differ_only_in_case, math_letters
 
 
 @pytest.mark.parametrize(
@@ -37,3 +40,60 @@ def test_same_answer_whatever_the_case(gold: str, pred: str) -> None:
 def test_case_counts_in_math(gold: str, pred: str) -> None:
     assert compare_answers(gold, pred) is not True
     assert decide_fast(gold, pred) is not True
+
+
+def _math_verify_equal(gold: str, pred: str) -> bool:
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+    config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+    return bool(verify(parse(f"${gold}$", config), parse(f"${pred}$", config)))
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("2x", "2X"),
+        ("y=1+x", "Y=1+X"),  # STACK's AlgEquiv tests label it wrong
+        ("x^2+1", "X^2+1"),  # so does Doenet's equality corpus
+        ("\\angle ABC", "\\angle abc"),
+        ("2\\Delta", "2\\delta"),
+        ("\\frac{V}{c}", "\\frac{v}{c}"),
+        ("a=2, b=3", "A=2, B=3"),
+        ("\\boxed{2X}", "2x"),
+    ],
+)
+def test_math_verify_credits_a_change_of_case_and_the_comparison_does_not(gold: str, pred: str) -> None:
+    pytest.importorskip("math_verify")
+    assert _math_verify_equal(gold, pred)  # it reads every symbol in lowercase
+    verdict = compare(gold, pred, 30.0)
+    assert (verdict.path, verdict.equal) == ("symbolic", False)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("e^{x}+1", "E^{x}+1"),  # calculator syntax's E and I: Euler's number, the imaginary unit
+        ("1+i", "1+I"),
+        ("5\\text{ km}", "5\\text{ Km}"),  # words and units
+        ("\\mathrm{E}", "e"),
+        ("\\sin x", "Sin x"),  # a function's name written out
+        ("\\arcsin(x)+1", "ArcSin(x)+1"),
+        ("x+1", "y+1"),  # other letters, not only another case
+        ("xy", "yx"),
+    ],
+)
+def test_letters_that_are_not_variables_or_differ_otherwise_are_not_a_change_of_case(
+    gold: str, pred: str
+) -> None:
+    assert not differ_only_in_case(gold, pred)
+
+
+def test_the_letters_of_an_answer() -> None:
+    assert math_letters("2\\pi R + \\Delta x") == ["Delta", "R", "pi", "x"]
+    assert math_letters("\\angle ABC = 30^\\circ") == ["A", "B", "C"]
+    assert math_letters("\\sin x + \\text{ m} + ArcSin(y) + e^{i}") == ["x", "y"]
+
+
+def test_imaginary_units_in_either_case_stay_equal() -> None:
+    pytest.importorskip("math_verify")
+    assert compare("1+i", "1+I", 30.0).equal

@@ -1,0 +1,49 @@
+"""Answers that differ only in the case of their letters: ``2X`` against ``2x``, ``Y=1+X`` against
+``y=1+x``, ``\\angle ABC`` against ``\\angle abc``, ``\\Delta`` against ``\\delta``.
+
+math-verify reads every symbol in lowercase (latex2sympy's ``lowercase_symbols``, on by default), so
+it credits each of these pairs. In mathematics they are other variables, points and angles, and
+every labelled public set that has such a pair marks it wrong (STACK's ``AlgEquiv`` tests:
+``x``/``X``, ``y=1+x``/``Y=1+X``; Doenet's equality corpus: ``x^2+1``/``X^2+1``). So a pair that
+math-verify calls equal is not, when the letters of the two answers are the same up to case but
+not in case. Letters that are not variables do not count: words in ``\\text{}``, ``\\mathrm{}`` or
+``\\operatorname{}`` (units, names), a function's name written out (``Sin``, ``ArcSin(x)``), and
+``e``/``E`` and ``i``/``I``, which calculator syntax writes in capitals for Euler's number and the
+imaginary unit. Plain words and choice letters (``Yes``/``yes``, ``C``/``c``) never get here: the
+certain path decides them first, ignoring case.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rewards.plain_syntax import is_known_name
+
+_WORDS_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mbox|mathrm|operatorname)\s*\{[^{}]*\}")
+_COMMAND_RE = re.compile(r"\\([A-Za-z]+)")
+_RUN_RE = re.compile(r"[A-Za-z]+")
+_GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
+    "omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega".split()
+)
+_CONSTANT_LETTERS = frozenset("eEiI")
+
+
+def math_letters(answer: str) -> list[str]:
+    """The letters of ``answer`` that name variables, points or Greek symbols, sorted (a Greek
+    letter as its command name: ``Delta``)."""
+    text = _WORDS_RE.sub(" ", answer)
+    letters = [m.group(1) for m in _COMMAND_RE.finditer(text) if m.group(1).lower() in _GREEK]
+    text = _COMMAND_RE.sub(" ", text)
+    for run in _RUN_RE.finditer(text):
+        word = run.group()
+        if len(word) > 1 and (is_known_name(word.lower()) or text[run.end() : run.end() + 1] == "("):
+            continue  # a function's name: sin x, Sin(x), ArcSin(x)
+        letters.extend(c for c in word if c not in _CONSTANT_LETTERS)
+    return sorted(letters)
+
+
+def differ_only_in_case(gold: str, pred: str) -> bool:
+    """Whether the two answers use the same letters up to case but not in case (``2X``, ``2x``)."""
+    a, b = math_letters(gold), math_letters(pred)
+    return a != b and sorted(x.lower() for x in a) == sorted(x.lower() for x in b)

@@ -37,6 +37,7 @@ from rewards.answer_values import (
     values_equal,
     vector_decide,
 )
+from rewards.const_eval import evaluate_exact, huge_factorial
 from rewards.elementary_identity import proves_same_function
 from rewards.equations import (
     computed_value,
@@ -324,7 +325,9 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     if not ng or not np_:
         return None
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
-    verdict = compare_answers(ng, np_, text_words)
+    verdict = _huge_factorials(ng, np_)
+    if verdict is None:
+        verdict = compare_answers(ng, np_, text_words)
     if verdict is not True and _equal_in_radians(g, p, ng, np_, text_words):
         return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
     if verdict is not True and _equal_as_real_roots(ng, np_, text_words):
@@ -340,6 +343,18 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+def _huge_factorials(ng: str, np_: str) -> bool | None:
+    """A factorial too large to compute (:func:`rewards.const_eval.huge_factorial`: ``1000!``,
+    ``(10^6)!``) against a constant the certain path can evaluate (different) or against another
+    such factorial (equal when ``n`` is); ``ng``, ``np_``: the pair prepared."""
+    fg, fp = huge_factorial(ng), huge_factorial(np_)
+    if fg is None and fp is None:
+        return None
+    if fg is not None and fp is not None:
+        return fg == fp
+    return False if evaluate_exact(np_ if fp is None else ng) is not None else None
 
 
 def _equal_in_radians(gold: str, pred: str, ng: str, np_: str, text_words: bool) -> bool:

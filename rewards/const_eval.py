@@ -435,6 +435,27 @@ def _evaluate(s: str, imaginary: bool) -> Value | None:
         return None
 
 
+_HUGE_FACTORIAL_RE = re.compile(r"^\s*(\d+|\([^()]*\)|\{[^{}]*\})\s*!\s*$")
+_MAX_HUGE_FACTORIAL = 10**12
+
+
+def huge_factorial(s: str) -> int | None:
+    """``n`` when ``s`` is exactly ``n!`` of a whole number ``n`` too large for
+    :func:`evaluate_exact` (above :data:`_MAX_FACTORIAL`, up to 10^12): ``1000!``, ``(10^6)!``.
+    Such a factorial exceeds every value :func:`evaluate_exact` returns (151! > 10^264, and those
+    are at most 10^250), so it differs from each of them, and two are equal exactly when their
+    ``n`` are; sympy would spend seconds computing it. ``10^6!`` is not read (``(10^6)!`` to
+    latex2sympy, ``10^{720}`` to a reader)."""
+    m = _HUGE_FACTORIAL_RE.match(s)
+    if m is None:
+        return None
+    inner = m.group(1)
+    n = evaluate_exact(inner[1:-1] if inner[0] in "({" else inner)
+    if n is None or not _whole(n) or not _MAX_FACTORIAL < n <= _MAX_HUGE_FACTORIAL:
+        return None
+    return int(n)
+
+
 def evaluate_constant(s: str) -> float | None:
     """The value of a closed-form constant expression as a float, or None outside the subset."""
     value = evaluate_exact(s)

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from rewards.const_eval import evaluate_exact, evaluate_gaussian
-from rewards.equivalence import decide_fast
+from rewards.const_eval import evaluate_exact, evaluate_gaussian, huge_factorial
+from rewards.equivalence import compare, decide_fast
 from rewards.gaussian_numbers import Gaussian
 
 
@@ -190,3 +190,40 @@ def test_magnitude_bound() -> None:
     assert evaluate_exact("10^{200} \\cdot 10^{60}") is None
     assert evaluate_exact("\\frac{10^{200}}{10^{-60}}") is None
     assert evaluate_gaussian("10^{200} \\cdot 10^{60} i") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("1000!", 1000),
+        ("(10^6)!", 10**6),
+        ("{(10^{6})}!", None),  # a group inside a group: not read
+        ("(10^{6})!", 10**6),  # how factorial(10**6) reads in LaTeX
+        ("{10^6}!", 10**6),
+        ("151!", 151),
+        ("150!", None),  # small enough to evaluate (and refused there for its size)
+        ("10^6!", None),  # (10^6)! to latex2sympy, 10^{720} to a reader
+        ("1000!!", None),
+        ("(10^{13})!", None),
+        ("(2.5)!", None),
+        ("1000! + 1", None),
+    ],
+)
+def test_huge_factorial(text: str, n: int | None) -> None:
+    assert huge_factorial(text) == n
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\frac{1}{2}", "factorial(10**6)", False),  # sympy computes it for seconds
+        ("\\frac{1}{2}", "(10^6)!", False),
+        ("\\sqrt{2}", "200!", False),
+        ("10^{200}", "1000000!", False),
+        ("1000!", "(1000)!", True),
+        ("1000!", "1001!", False),
+    ],
+)
+def test_a_factorial_too_large_to_compute_is_decided_at_once(gold: str, pred: str, want: bool) -> None:
+    verdict = compare(gold, pred, 3.0)
+    assert (verdict.path, verdict.equal) == ("certain", want)

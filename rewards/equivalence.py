@@ -8,7 +8,8 @@ of such numbers, identical normalised text, choice letters, yes/no words. Anythi
 math-verify's ``parse`` + ``verify`` in a killable worker process (:mod:`rewards.bounded`), so the
 verdict is never worse than math-verify's own; the project's rules (units, percent words,
 currency, decimal comma, labelled values, inequalities as intervals, ordinals, yes/no in
-sentences) add on top. Model text is never ``eval``-ed or ``sympify``-ed here.
+sentences) add on top, and letters that differ only in case are different variables
+(:mod:`rewards.letter_case`; math-verify reads them all in lowercase). Model text is never ``eval``-ed or ``sympify``-ed here.
 
 Numeric rule (see docs/rewards.md): integers and fractions compare exactly. A decimal written with
 a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d >= 2``

@@ -41,9 +41,9 @@ _GREEK = frozenset(
 )
 
 
-_CALLS = ("sqrt", "exp", "abs", "factorial")
-"""Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``, ``factorial(u)`` to
-``(u)!``), not by name."""
+_CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial")
+"""Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``, ``cbrt(u)`` to
+``\\sqrt[3]{u}``, ``factorial(u)`` to ``(u)!``), not by name."""
 
 
 def is_known_name(word: str) -> bool:
@@ -55,11 +55,12 @@ _TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+
 _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
     rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|{'|'.join(_CALLS)}|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
-    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^\d+\(| ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
+    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^(?:-?\d+|[A-Za-z]|\(-?\d+\)))?(?: ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
+    r"|\blog_(?:\d+|[A-Za-z])\("
 )
 """What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,
-a call ``f(``, a function with a power (``sin^2(x)``), of a bare letter or number (``csc x``) or
-of ``|x|``."""
+a call ``f(``, a function with a power (``sin^2(x)``, ``sin^2 x``, ``sin^n(x)``, ``cos^(-1)(x)``),
+of a bare letter or number (``csc x``) or of ``|x|``, a logarithm with a base (``log_2(8)``)."""
 
 
 def _group_end(tokens: list[str], open_at: int) -> int | None:
@@ -88,7 +89,12 @@ def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
 def _call(name: str, inner: str) -> str:
     if name == "factorial":  # a letter or a whole number needs no parentheses: n!, 5!
         return f"{inner}!" if _is_letter(inner) or inner.isdigit() else f"({inner})!"
-    return {"sqrt": f"\\sqrt{{{inner}}}", "exp": f"e^{{{inner}}}", "abs": f"|{inner}|"}[name]
+    return {
+        "sqrt": f"\\sqrt{{{inner}}}",
+        "cbrt": f"\\sqrt[3]{{{inner}}}",
+        "exp": f"e^{{{inner}}}",
+        "abs": f"|{inner}|",
+    }[name]
 
 
 def _is_letter(tok: str) -> bool:
@@ -96,14 +102,41 @@ def _is_letter(tok: str) -> bool:
 
 
 def _applied(tokens: list[str], at: int) -> bool:
-    """Whether the function name at ``at`` is applied: ``sin(``, ``sin^2(``, ``csc x``, ``ln 2``,
-    ``arcsin (u)``, ``ln|x|``."""
-    nxt = tokens[at + 1 : at + 4]
-    if nxt[:1] in (["("], ["|"]) or nxt[:2] == [" ", "("]:
+    """Whether the function name at ``at`` is applied: ``sin(``, ``csc x``, ``ln 2``,
+    ``arcsin (u)``, ``ln|x|``, also with a power on the name (``sin^2(``, ``sin^2 x``,
+    ``sin^n(x)``, ``cos^(-1)(x)``) or, for ``log``, a base (``log_2(8)``)."""
+    if tokens[at + 1 : at + 2] == ["^"] or (tokens[at] == "log" and _simple_base(tokens, at + 1)):
+        after = _power_end(tokens, at + 1)
+        if after is None:
+            return False
+        at = after - 1  # the name with its power or base is applied as the name alone would be
+    nxt = tokens[at + 1 : at + 3]
+    if nxt[:1] in (["("], ["|"]) or nxt == [" ", "("]:
         return True
-    if nxt[:1] == ["^"] and len(nxt) == 3 and nxt[1].isdigit() and nxt[2] == "(":
-        return True
-    return len(nxt) >= 2 and nxt[0] == " " and (nxt[1].isdigit() or _is_letter(nxt[1]))
+    return len(nxt) == 2 and nxt[0] == " " and (nxt[1].isdigit() or _is_letter(nxt[1]))
+
+
+def _simple_base(tokens: list[str], at: int) -> bool:
+    """``_`` at ``at`` followed by a whole number or a letter: a logarithm's base (``log_2``)."""
+    return (
+        tokens[at : at + 1] == ["_"]
+        and at + 1 < len(tokens)
+        and (tokens[at + 1].isdigit() or _is_letter(tokens[at + 1]))
+    )
+
+
+def _power_end(tokens: list[str], at: int) -> int | None:
+    """The index after the power (or base) that starts with the ``^`` (``_``) at ``at``: a whole
+    number, a letter, a negative whole number (``^-1``), or a parenthesised group."""
+    t = tokens[at + 1] if at + 1 < len(tokens) else ""
+    if t.isdigit() or _is_letter(t):
+        return at + 2
+    if t == "-" and at + 2 < len(tokens) and tokens[at + 2].isdigit():
+        return at + 3
+    if t == "(":
+        end = _group_end(tokens, at + 1)
+        return None if end is None else end + 1
+    return None
 
 
 def _rewrite(tokens: list[str]) -> str | None:
@@ -148,6 +181,11 @@ def _rewrite(tokens: list[str]) -> str | None:
             i += 1
             continue
         if tok[:1].isalpha() and len(tok) > 1:
+            if tok == "log" and _simple_base(tokens, i + 1) and _applied(tokens, i):  # log_2(8): a base
+                base = tokens[i + 2]
+                out.append(f"\\log_{{{base}}}")
+                i += 3
+                continue
             if tok in _FUNCTIONS and _applied(tokens, i):
                 out.append(_FUNCTIONS[tok])
             elif tok in _CONSTANTS:

@@ -39,6 +39,13 @@ from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
         ("coth x", "\\coth x"),  # the reciprocal hyperbolic functions
         ("sech^2(x)", "\\sech ^{2}(x)"),
         ("1+cosech(3*x)", "1+\\csch (3 \\cdot x)"),
+        ("cos^2 x+sin^2 x", "\\cos ^{2} x+\\sin ^{2} x"),  # a power on the name, bare argument
+        ("sin^n(x)", "\\sin ^{n}(x)"),
+        ("cos^(-1)(x)", "\\cos ^{-1}(x)"),  # the inverse function
+        ("tan^-1 x", "\\tan ^{-1} x"),
+        ("log_2(8)", "\\log_{2}(8)"),  # a logarithm's base
+        ("log_10(x)*2", "\\log_{10}(x) \\cdot 2"),
+        ("cbrt(x)", "\\sqrt[3]{x}"),
     ],
 )
 def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
@@ -58,6 +65,8 @@ def test_rewrites_calculator_syntax(text: str, latex: str) -> None:
         "sqrt(2",
         "",
         "the tan man",
+        "log_(2)(8)",  # a base in parentheses: not read
+        "sin^2",  # a power on a name applied to nothing
     ],
 )
 def test_leaves_other_text_alone(text: str) -> None:
@@ -92,6 +101,13 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("\\sech x", "\\csch x", False),
         ("coth(x)", "cot(x)", False),
         ("1/tanh x", "\\coth(2x)", False),
+        ("1", "cos^2 x+sin^2 x", True),
+        ("sin(x)^2", "sin^2 x", True),
+        ("sin^2 x", "cos^2 x", False),
+        ("3", "log_2(8)", True),
+        ("3", "log_2(9)", False),
+        ("5", "log_10(100000)", True),
+        ("x^(1/3)", "cbrt(x)", True),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:
@@ -106,6 +122,9 @@ def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool)
         ("pi/4", "\\frac{\\pi}{4}"),
         ("2**100", "2^{100}"),
         ("1/(n + 1)", "factorial(n)/factorial(n + 1)"),  # before: f*a*c*t*o*r*i*a*l, not equal
+        ("arccos(x)", "cos^(-1)(x)"),  # before: c*o*s^(-1)*x
+        ("sin(x)^n", "sin^n(x)"),
+        ("log(b)/log(a)", "log_a(b)"),
     ],
 )
 def test_calculator_syntax_reaches_math_verify_as_latex(gold: str, pred: str) -> None:

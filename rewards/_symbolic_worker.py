@@ -50,7 +50,7 @@ from rewards.latex_prediction import install_two_stage_parsing
 from rewards.library_hooks import hook_grader
 from rewards.line_pipe import LineReader
 from rewards.number_literals import install_number_literals
-from rewards.numeric_screen import install_numeric_screen
+from rewards.numeric_screen import install_equation_screen, install_numeric_screen
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 
 MEMO_SIZE = 1024
@@ -160,6 +160,7 @@ def _load() -> tuple[Any, Any, Any]:
     install_comparison_memo()
     install_solve_memo()
     install_numeric_screen()
+    install_equation_screen()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]

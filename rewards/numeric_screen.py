@@ -142,3 +142,47 @@ def install_numeric_screen() -> Callable[[], None] | None:
         return sympy_symbolic_eq
 
     return hook_grader("sympy_symbolic_eq", "screened", screened)
+
+
+def _explicit(equation: Any) -> tuple[Any, Any] | None:
+    """``(y, f)`` when ``equation`` gives the symbol ``y`` explicitly, ``y = f`` or ``f = y`` with
+    ``y`` not in ``f``; else None."""
+    import sympy
+
+    for side, other in ((equation.lhs, equation.rhs), (equation.rhs, equation.lhs)):
+        if isinstance(side, sympy.Symbol) and side not in other.free_symbols:
+            return side, other
+    return None
+
+
+def explicitly_different(gold: Any, pred: Any) -> bool:
+    """Whether two equations give the same symbol explicitly (``y = f``, ``y = g``) by expressions
+    clearly different at the screen's point (:func:`clearly_different`). Then a point on the first
+    (the symbols at the screen's values, ``y`` at ``f``'s) is not on the second: the equations are
+    different relations, and solving them cannot show them equal. False whenever that is not shown."""
+    import sympy
+
+    try:
+        if not isinstance(gold, sympy.Eq) or not isinstance(pred, sympy.Eq):
+            return False
+        a, b = _explicit(gold), _explicit(pred)
+        return a is not None and b is not None and a[0] == b[0] and clearly_different(a[1], b[1])
+    except Exception:  # anything unexpected: the comparison goes on unscreened
+        return False
+
+
+def install_equation_screen() -> Callable[[], None] | None:
+    """Screen math-verify's ``sympy_solve_and_compare``, the last step of its comparison of two
+    relations, which asks sympy to ``solve`` each (a second or more for ``y = 50 \\cdot 0.9^x``):
+    two equations :func:`explicitly_different` are not equal without it. Returns a function that
+    restores the original, or None when math-verify lacks the hook."""
+
+    def screened(original: Callable[..., Any]) -> Callable[..., bool]:
+        def sympy_solve_and_compare(gold: Any, pred: Any, *args: Any, **kwargs: Any) -> bool:
+            if explicitly_different(gold, pred):
+                return False
+            return bool(original(gold, pred, *args, **kwargs))
+
+        return sympy_solve_and_compare
+
+    return hook_grader("sympy_solve_and_compare", "screened", screened)

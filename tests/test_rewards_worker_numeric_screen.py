@@ -12,7 +12,12 @@ from grader_hooks import hook_over_a_counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rewards.numeric_screen import clearly_different, install_numeric_screen
+from rewards.numeric_screen import (
+    clearly_different,
+    explicitly_different,
+    install_equation_screen,
+    install_numeric_screen,
+)
 
 sympy = pytest.importorskip("sympy")
 grader = pytest.importorskip("math_verify.grader")
@@ -91,3 +96,42 @@ def test_equal_forms_pass_and_what_is_screened_out_simplify_refuses(a: Any, form
     for b in (a + 1, other):
         if clearly_different(a, b):
             assert grader.sympy_symbolic_eq(a, b) is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "different"),
+    [
+        (sympy.Eq(y, 50 * sympy.Float("0.9") ** x), sympy.Eq(y, 50 * sympy.Float("0.7") ** x), True),
+        (sympy.Eq(y, x**2), sympy.Eq(x**2 + 1, y), True),  # the symbol on either side
+        (sympy.Eq(y, x**2), sympy.Eq(y, x * x), False),  # the same expression
+        (sympy.Eq(y, (x + 1) ** 2), sympy.Eq(y, x**2 + 2 * x + 1), False),
+        (sympy.Eq(2 * y, 2 * x), sympy.Eq(y, x + 1), False),  # not explicit on one side: left to solve
+        (sympy.Eq(y, x), sympy.Eq(x, y + 1), False),  # other symbols given explicitly
+        (sympy.Eq(y, x + y), sympy.Eq(y, x), False),  # y on both sides of the first: not explicit
+        (sympy.Eq(y, f(x)), sympy.Eq(y, f(2 * x)), False),  # an unknown function: not screened
+        (sympy.Eq(y, f(x)), sympy.Eq(y, f(x) + 1), True),  # ... unless it cancels
+        (sympy.Lt(y, x), sympy.Lt(y, x + 1), False),  # inequalities: not screened
+    ],
+)
+def test_explicitly_different_table(gold: Any, pred: Any, different: bool) -> None:
+    assert explicitly_different(gold, pred) is different
+
+
+@pytest.fixture
+def solve_and_compare_calls() -> Iterator[list[int]]:
+    """The equation screen installed over a counting wrapper of math-verify's own
+    sympy_solve_and_compare."""
+    yield from hook_over_a_counter("sympy_solve_and_compare", install_equation_screen)
+
+
+def test_the_equation_screen_skips_solve_only_where_the_answer_is_no(
+    solve_and_compare_calls: list[int],
+) -> None:
+    """math-verify's comparison of two relations gives the same verdicts, and solves only the pairs
+    the screen cannot tell apart."""
+    decay = sympy.Eq(y, 50 * sympy.Float("0.9") ** x)
+    assert grader.sympy_compare_relational(decay, sympy.Eq(y, 50 * sympy.Float("0.7") ** x), 6, 15) is False
+    assert solve_and_compare_calls[0] == 0  # before the screen: solve, a second or more
+    assert grader.sympy_compare_relational(sympy.Eq(2 * y, 2 * x), sympy.Eq(y, x), 6, 15) is True
+    assert grader.sympy_compare_relational(sympy.Eq(y, x**2), sympy.Eq(y, x**2 + 1), 6, 15) is False
+    assert solve_and_compare_calls[0] == 1  # only 2y = 2x against y = x needed solve

@@ -9,8 +9,10 @@ math-verify calls equal is not, when the letters of the two answers are the same
 not in case. Letters that are not variables do not count: words in ``\\text{}``, ``\\mathrm{}`` or
 ``\\operatorname{}`` (units, names), a function's name written out (``Sin``, ``ArcSin(x)``), and
 ``e``/``E`` and ``i``/``I``, which calculator syntax writes in capitals for Euler's number and the
-imaginary unit. Plain words and choice letters (``Yes``/``yes``, ``C``/``c``) never get here: the
-certain path decides them first, ignoring case.
+imaginary unit; nor do the names that label values (``V = 10`` against ``v = 10``, ``p = 5, q = 2``
+against ``P = 5, Q = 2``: what is compared is the value, as the certain path does when it credits
+``x = 3`` for ``3``). Plain words and choice letters (``Yes``/``yes``, ``C``/``c``) never get here:
+the certain path decides them first, ignoring case.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import re
 
 from rewards.plain_syntax import is_known_name
 
+_LABEL_RE = re.compile(r"(?:^|[,;])\s*\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?\s*=(?!=)")
+"""A name that labels a value: at the start or after a comma or semicolon, followed by ``=``."""
 _WORDS_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mbox|mathrm|operatorname)\s*\{[^{}]*\}")
 _COMMAND_RE = re.compile(r"\\([A-Za-z]+)")
 _RUN_RE = re.compile(r"[A-Za-z]+")
@@ -31,8 +35,8 @@ _CONSTANT_LETTERS = frozenset("eEiI")
 
 def math_letters(answer: str) -> list[str]:
     """The letters of ``answer`` that name variables, points or Greek symbols, sorted (a Greek
-    letter as its command name: ``Delta``)."""
-    text = _WORDS_RE.sub(" ", answer)
+    letter as its command name: ``Delta``); not those of a name labelling a value (``V = ``)."""
+    text = _WORDS_RE.sub(" ", _LABEL_RE.sub(",", answer))
     letters = [m.group(1) for m in _COMMAND_RE.finditer(text) if m.group(1).lower() in _GREEK]
     text = _COMMAND_RE.sub(" ", text)
     for run in _RUN_RE.finditer(text):

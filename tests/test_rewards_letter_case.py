@@ -58,7 +58,6 @@ def _math_verify_equal(gold: str, pred: str) -> bool:
         ("\\angle ABC", "\\angle abc"),
         ("2\\Delta", "2\\delta"),
         ("\\frac{V}{c}", "\\frac{v}{c}"),
-        ("a=2, b=3", "A=2, B=3"),
         ("\\boxed{2X}", "2x"),
     ],
 )
@@ -78,6 +77,8 @@ def test_math_verify_credits_a_change_of_case_and_the_comparison_does_not(gold: 
         ("\\mathrm{E}", "e"),
         ("\\sin x", "Sin x"),  # a function's name written out
         ("\\arcsin(x)+1", "ArcSin(x)+1"),
+        ("V = 10", "v = 10"),  # names that label a value
+        ("a=2, b=3", "A=2, B=3"),
         ("x+1", "y+1"),  # other letters, not only another case
         ("xy", "yx"),
     ],
@@ -92,8 +93,13 @@ def test_the_letters_of_an_answer() -> None:
     assert math_letters("2\\pi R + \\Delta x") == ["Delta", "R", "pi", "x"]
     assert math_letters("\\angle ABC = 30^\\circ") == ["A", "B", "C"]
     assert math_letters("\\sin x + \\text{ m} + ArcSin(y) + e^{i}") == ["x", "y"]
+    assert math_letters("y = 1 + x") == ["x"]  # the label y is not counted
+    assert math_letters("p = 5, \\theta_{0} = q") == ["q"]
 
 
-def test_imaginary_units_in_either_case_stay_equal() -> None:
+@pytest.mark.parametrize(
+    ("gold", "pred"), [("1+i", "1+I"), ("V = 10", "v = 10"), ("a=2, b=3", "A=2, B=3"), ("x=3", "X=3")]
+)
+def test_imaginary_units_and_labels_in_either_case_stay_equal(gold: str, pred: str) -> None:
     pytest.importorskip("math_verify")
-    assert compare("1+i", "1+I", 30.0).equal
+    assert compare(gold, pred, 30.0).equal

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import IO
 
@@ -176,10 +177,10 @@ of the process as they were at the fork, and each page the process writes afterw
 def can_fork_here() -> bool:
     """Whether this process can become the workers' zygote by forking: it has already imported
     sympy and math-verify (what a fresh zygote spends 0.4 s importing), it runs one Python thread
-    and no other thread but OpenBLAS's (no other thread holds a lock the child would inherit
-    taken: a reward called from verl's thread pool never qualifies, an evaluation script comparing
-    answers one after another does, numpy imported or not), it uses at most
-    :data:`FORK_MAX_RSS_BYTES`, and :data:`ZYGOTE_ENV` is not ``fresh``."""
+    and no other thread but OpenBLAS's and jemalloc's background thread (no other thread holds a
+    lock the child would inherit taken: a reward called from verl's thread pool never qualifies,
+    an evaluation script comparing answers one after another does, numpy or pandas imported or
+    not), it uses at most :data:`FORK_MAX_RSS_BYTES`, and :data:`ZYGOTE_ENV` is not ``fresh``."""
     if os.environ.get(ZYGOTE_ENV, "").strip() == "fresh":
         return False
     if "sympy" not in sys.modules or "math_verify" not in sys.modules:
@@ -193,7 +194,7 @@ def can_fork_here() -> bool:
         if _os_threads() == 1:
             return True
         server = openblas_server_threads()  # restarts them if a fork stopped them: then count
-        return _os_threads() == 1 + server
+        return _os_threads() == 1 + server + jemalloc_background_threads()
     except (OSError, ValueError, IndexError):
         return False
 
@@ -208,6 +209,24 @@ OPENBLAS_THREAD_CALLS = (
     ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
     ("openblas_get_num_threads", "openblas_set_num_threads"),  # a system or conda OpenBLAS
 )
+
+
+JEMALLOC_THREAD_NAME = "jemalloc_bg_thd"
+"""The name jemalloc gives its background thread (pyarrow's jemalloc starts one when imported, so
+pandas and ``datasets`` do too). jemalloc takes all its locks in its ``pthread_atfork`` handler
+and resets them, and its background-thread state, in the child: a fork is safe while it runs."""
+
+
+def jemalloc_background_threads() -> int:
+    """How many of this process's threads are jemalloc's background threads (by their name)."""
+    count = 0
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            name = Path(f"/proc/self/task/{tid}/comm").read_text().strip()
+        except OSError:  # the thread ended meanwhile
+            continue
+        count += name == JEMALLOC_THREAD_NAME
+    return count
 
 
 def openblas_server_threads() -> int:
@@ -282,7 +301,11 @@ def _fork_zygote(ours: socket.socket, theirs: socket.socket) -> _ForkedChild:
     """This process forked into a zygote that keeps ``theirs`` (see :func:`can_fork_here`)."""
     from rewards._worker_zygote import run_forked  # imported before the fork: the child imports nothing
 
-    pid = os.fork()
+    with warnings.catch_warnings():  # one Python thread (can_fork_here): changing filters is safe
+        # Python 3.12 warns at a fork while jemalloc's background thread runs; jemalloc's own
+        # fork handlers make that safe (can_fork_here allows no other thread)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # the child never returns into the caller's code
         try:
             ours.close()

@@ -276,3 +276,48 @@ def test_the_benchmark_counts_the_cpu_of_forked_and_killed_workers(pool: WorkerP
     while worker_processes.killed_workers_cpu_s() < before + 0.05 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert worker_processes.killed_workers_cpu_s() >= before + 0.05  # it ran sympy for 0.5 s
+
+
+_WITH_JEMALLOC = """
+import os, sys, threading
+sys.path.insert(0, sys.argv[1])
+import pyarrow  # noqa: F401  (its jemalloc starts a background thread)
+import math_verify  # noqa: F401
+from rewards import worker_processes as wp
+from rewards.bounded import EQUAL, WorkerPool
+if wp.jemalloc_background_threads() == 0:
+    print("no-jemalloc-thread")
+    sys.exit(0)
+assert wp.can_fork_here(), "only jemalloc's (and OpenBLAS's) threads"
+pool = WorkerPool(2)
+pool.warm_up()
+assert type(pool._zygote._proc).__name__ == "_ForkedChild"
+assert pool.compare("$x^2+1$", "$1+x^2$", 60.0) == EQUAL
+pool.close()
+stop = threading.Event()
+helper = threading.Thread(target=stop.wait)
+helper.start()
+assert not wp.can_fork_here(), "a Python thread besides"
+stop.set()
+helper.join()
+print("ok")
+"""
+
+
+def test_a_script_with_pyarrows_jemalloc_thread_is_forked_into_the_zygote() -> None:
+    """pandas and ``datasets`` import pyarrow, whose jemalloc runs a background thread; jemalloc
+    makes a fork safe itself, so such a script is still forked into the zygote, without Python
+    3.12's warning that a fork with threads may deadlock (shown here if it came)."""
+    pytest.importorskip("pyarrow")
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-W", "always::DeprecationWarning", "-c", _WITH_JEMALLOC, root],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    if done.stdout.split() == ["no-jemalloc-thread"]:
+        pytest.skip("this pyarrow starts no jemalloc background thread")
+    assert done.stdout.split() == ["ok"]
+    assert "may lead to deadlocks" not in done.stderr

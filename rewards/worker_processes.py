@@ -191,16 +191,13 @@ def can_fork_here() -> bool:
         rss_pages = int(Path("/proc/self/statm").read_text().split()[1])
         if rss_pages * os.sysconf("SC_PAGE_SIZE") > FORK_MAX_RSS_BYTES:
             return False
-        if _os_threads() == 1:
+        if len(os.listdir("/proc/self/task")) == 1:
             return True
         server = openblas_server_threads()  # restarts them if a fork stopped them: then count
-        return _os_threads() == 1 + server + jemalloc_background_threads()
+        names = thread_names()
+        return len(names) == 1 + server + names.count(JEMALLOC_THREAD_NAME)
     except (OSError, ValueError, IndexError):
         return False
-
-
-def _os_threads() -> int:
-    return len(os.listdir("/proc/self/task"))
 
 
 OPENBLAS_THREAD_CALLS = (
@@ -217,16 +214,16 @@ pandas and ``datasets`` do too). jemalloc takes all its locks in its ``pthread_a
 and resets them, and its background-thread state, in the child: a fork is safe while it runs."""
 
 
-def jemalloc_background_threads() -> int:
-    """How many of this process's threads are jemalloc's background threads (by their name)."""
-    count = 0
+def thread_names() -> list[str]:
+    """The names of this process's threads, read in one pass (a thread that ends meanwhile is left
+    out), so that a count of them and of jemalloc's among them agree."""
+    names = []
     for tid in os.listdir("/proc/self/task"):
         try:
-            name = Path(f"/proc/self/task/{tid}/comm").read_text().strip()
+            names.append(Path(f"/proc/self/task/{tid}/comm").read_text().strip())
         except OSError:  # the thread ended meanwhile
             continue
-        count += name == JEMALLOC_THREAD_NAME
-    return count
+    return names
 
 
 def openblas_server_threads() -> int:

@@ -285,7 +285,7 @@ import pyarrow  # noqa: F401  (its jemalloc starts a background thread)
 import math_verify  # noqa: F401
 from rewards import worker_processes as wp
 from rewards.bounded import EQUAL, WorkerPool
-if wp.jemalloc_background_threads() == 0:
+if wp.JEMALLOC_THREAD_NAME not in wp.thread_names():
     print("no-jemalloc-thread")
     sys.exit(0)
 assert wp.can_fork_here(), "only jemalloc's (and OpenBLAS's) threads"

@@ -181,6 +181,41 @@ def _inequality_variable(s: str) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
+_IN_NAME_RE = re.compile(r"^(\\?[a-zA-Z]+(?:_\{?\w+\}?)?)\s?\\in(?![a-zA-Z])")
+
+
+def inequality_names(s: str) -> frozenset[str] | None:
+    """The variable names of an answer made of inequalities (``x > 5``, ``2 < t \\le 3``,
+    ``|z| < 1``, ``x \\in (1, 2)``, parts joined by "or", "and" or commas), one per part; None when
+    some part names none or is something else, or is a set builder (``\\{x \\mid x > 1\\}``: its
+    variable is bound). Two answers that name
+    different variables (``x > 5``, ``y > 5``; ``x > 5``, ``X > 5``) are not the same answer to
+    :func:`read_value`, which reads only the set: the name is math-verify's to weigh."""
+    if len(s) > MAX_ANSWER_CHARS:
+        return None
+    names: set[str] = set()
+    for part in (q.strip() for p in _OR_RE.split(s) for r in _AND_RE.split(p) for q in split_top(r, ",")):
+        if _SET_BUILDER_RE.match(part):
+            return None  # its variable is bound: {x | x > 1} and {y | y > 1} are one set
+        m = _IN_NAME_RE.match(part)
+        if m:
+            names.add(m.group(1))
+            continue
+        plain = "=" not in part and "\\{" not in part and not _FUNCTION_CALL_RE.search(part)
+        got = _relation_sides(part) if plain else None
+        if got is None:
+            return None
+        found = [
+            a.group(1) if (a := _ABS_VAR_RE.match(side)) else side
+            for side in got[0]
+            if _INEQ_VAR_RE.fullmatch(side) or _ABS_VAR_RE.match(side)
+        ]
+        if len(found) != 1:
+            return None
+        names.add(found[0])
+    return frozenset(names) or None
+
+
 def _or_union(s: str, depth: int) -> Seq | None:
     """``x < -1 \\text{ or } x > 1`` (or ``\\lor``, ``\\vee``): inequalities in one variable joined by "or",
     as the union of their intervals; None for anything else (``x = 1 or x = 2`` is a list)."""

@@ -10,8 +10,8 @@ When every ``d`` is provably a polynomial of degree exactly 1 in the answer's 1-
 - in one variable, each link is a half-line with an exact end (``d = a x + b``, ``a != 0``), and
   the answer is their intersection, an interval; two answers are the same exactly when their
   intervals are (an interval written as ``(-2, 1)`` on the other side is read too). Two
-  different names give None (math-verify counts the name; the interval reader of
-  :mod:`rewards.answer_values` still reads ``x > 1`` and ``a > 1`` alike);
+  different names give None (math-verify counts the name; so does the certain path before the
+  interval reader of :mod:`rewards.answer_values`, which reads ``x > 1`` and ``a > 1`` alike);
 - in two or three variables, one link each: two half-spaces ``d_1 < 0`` and ``d_2 < 0`` are the same
   set exactly when ``d_1 = c d_2`` with ``c > 0`` and both are strict or both are not.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.equivalence import decide_fast
+from rewards.equivalence import compare, decide_fast
 
 
 @pytest.mark.parametrize(
@@ -111,3 +111,23 @@ def test_inequalities_joined_by_or(gold: str, pred: str, want: bool | None) -> N
 )
 def test_inequalities_joined_by_and_or_commas(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("x > 5", "y > 5", False),  # the same set under another name: math-verify counts the name
+        ("x > 5", "X > 5", False),  # x and X are different variables (math-verify reads both as x)
+        ("t \\ge 2", "$x \\geq 2$", False),
+        ("|x| > 2", "|y| > 2", False),
+        ("x < 1 \\text{ or } x > 2", "y < 1 \\text{ or } y > 2", False),
+        ("x \\in (5, \\infty)", "y > 5", False),
+        ("\\{x \\mid x > 1\\}", "\\{y \\mid y > 1\\}", True),  # a bound variable: one set
+        ("x > 5", "5 < x", True),
+        ("(5, \\infty)", "y > 5", True),  # an interval names no variable
+        ("\\{x \\mid x > 1\\}", "x > 1", True),
+    ],
+)
+def test_inequalities_count_the_variable_name(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is (True if want else None)
+    assert compare(gold, pred).equal is want

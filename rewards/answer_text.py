@@ -329,8 +329,22 @@ def spaceless(s: str) -> str:
     return _WS_RE.sub("", s)
 
 
+_LONG_RELATION_RE = re.compile(r"\\(le|ge|ne)q(?![a-zA-Z])")
+
+
 def text_key(s: str) -> str:
-    return spaceless(s).lower()
+    """``s`` without spaces, in lower case, with ``\\leq``/``\\geq``/``\\neq`` as ``\\le``/``\\ge``/``\\ne``:
+    two texts with the same key are the same text."""
+    return _LONG_RELATION_RE.sub(r"\\\1", spaceless(s)).lower()
+
+
+_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z][a-z]{2,}(?![A-Za-z])")
+
+
+def case_key(s: str) -> str:
+    """:func:`text_key` with only words in lower case (three letters or more, at most the first
+    capital: "All", "integers"); other letters keep their case ("k", "AB", "ABC")."""
+    return _LONG_RELATION_RE.sub(r"\\\1", spaceless(_WORD_RE.sub(lambda m: m.group(0).lower(), s)))
 
 
 DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")

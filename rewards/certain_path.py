@@ -17,12 +17,12 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
     bare_pi_as_constant,
+    case_key,
     chain_tail,
     drop_common_name,
     drop_var_lhs,
     expand_plus_minus,
     normalize,
-    spaceless,
     split_top,
     text_key,
     undouble_backslashes,
@@ -31,6 +31,7 @@ from rewards.answer_values import (
     Seq,
     ambiguous_lists,
     as_union,
+    inequality_names,
     is_inequality,
     is_matrix,
     read_value,
@@ -121,7 +122,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
     as units or text, not as variables: then no verdict rests on those letters being variables."""
-    if text_key(gold) == text_key(pred) and (spaceless(gold) == spaceless(pred) or _words(gold)):
+    if text_key(gold) == text_key(pred) and (case_key(gold) == case_key(pred) or _words(gold)):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     mg = _CHOICE_RE.match(gold)
     if mg:
@@ -170,6 +171,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         same = inequalities_decide(gold, pred)
         if same is not None:
             return same  # "2x < 4" against "x < 2", "-4 < 2x-8 \\le 10" against "(2, 9]": the same set
+    names_g = inequality_names(gold)
+    if names_g is not None and names_g != inequality_names(pred) is not None:
+        return None  # "x > 5" against "y > 5" or "X > 5": the same set, another name (math-verify)
     vg = read_value(gold)
     if vg is None:  # a reference written as a number word ("eleven"); a prediction's is not read
         vg = read_number(drop_var_lhs(gold), words=True)  # ("two" for 2: math-verify, SkyRL)
@@ -318,7 +322,7 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
     (g, g_sure), (p, p_sure) = answer_and_trust(gold), answer_and_trust(pred)
     if g is None or p is None:
-        return _sentence_rules(gold, pred)
+        return True if same_text(gold, pred) else _sentence_rules(gold, pred)
     if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:
         return text_key(g) == text_key(p) or None
     ng, np_ = prepare_pair(g, p)
@@ -332,6 +336,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
     if verdict is not True and _equal_as_real_roots(ng, np_, text_words):
         return True  # "(-5)^{1/3}" against "-1.709975946": the real cube root
+    if verdict is not True and same_text(gold, pred):
+        return True  # "all integers k \\ge 2" against "Final answer: All integers $k \\geq 2$."
     if verdict is not True and "=" not in ng and not CHAIN_RE.search(ng):
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
         if value is not None and compare_answers(ng, value, text_words) is True:
@@ -343,6 +349,32 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+_PHRASE_HEAD_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\s*[:：]?\s*", re.IGNORECASE)
+
+
+def _text_keys(s: str) -> tuple[str, str]:
+    n = normalize(s.strip().rstrip(".").rstrip())
+    return text_key(n), case_key(n)
+
+
+def same_text(gold: str, pred: str) -> bool:
+    """Whether the two answers are the same text up to the case of words, spaces, math delimiters
+    and a final period, either of them perhaps after "Final answer:" (or "Answer:", "The answer
+    is"): credit only. The answer read from such a phrase is its math (``k \\ge 2``), which a
+    reference written in words (``all integers k \\ge 2``) does not match, and math-verify finds
+    no answer in a sentence at all."""
+    if len(gold) > MAX_ANSWER_CHARS or len(pred) > MAX_ANSWER_CHARS:
+        return False
+    kg, kp = _text_keys(gold), _text_keys(pred)
+    if kg == kp and len(kg[0]) > 1:
+        return True
+    for text, other in ((pred, kg), (gold, kp)):
+        head = _PHRASE_HEAD_RE.match(text)
+        if head and len(other[0]) > 1 and _text_keys(text[head.end() :]) == other:
+            return True
+    return False
 
 
 def _huge_factorials(ng: str, np_: str) -> bool | None:

@@ -37,3 +37,21 @@ def test_short_text_named_at_the_end_of_a_sentence(gold: str, pred: str, want: b
 )
 def test_short_text_sentences_that_do_not_name_the_answer(pred: str) -> None:
     assert compare("blue", pred).equal is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # the same text up to the case of words, math delimiters and \geq / \ge
+        ("all integers k ≥ 2", "All integers $k \\geq 2$.", True),
+        ("all integers $n \\leq 5$", "All integers n ≤ 5", True),
+        ("all integers K ≥ 2", "All integers $k \\geq 2$.", False),  # k is not K
+        # an answer phrase followed by the whole reference as text
+        ("all integers k ≥ 2", "Final answer: All integers $k \\geq 2$.", True),
+        ("no solution", "The answer is: No solution.", True),
+        ("all real numbers", "Answer: all real numbers", True),
+        ("all integers k ≥ 2", "Final answer: All integers $k \\geq 3$.", False),
+    ],
+)
+def test_text_answers_up_to_case_and_answer_phrase(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

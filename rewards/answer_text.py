@@ -182,6 +182,58 @@ _INLINE_MATH_MARK_RE = re.compile(r"(?<!\\)\\[()]")
 """``\\(`` and ``\\)`` (not a row break ``\\\\`` before ``(``): inline math delimiters."""
 
 
+_GREEK_COMMANDS = {
+    "\u03b1": "\\alpha",
+    "\u03b2": "\\beta",
+    "\u03b3": "\\gamma",
+    "\u03b4": "\\delta",
+    "\u03b5": "\\epsilon",
+    "\u03b6": "\\zeta",
+    "\u03b7": "\\eta",
+    "\u03b8": "\\theta",
+    "\u03b9": "\\iota",
+    "\u03ba": "\\kappa",
+    "\u03bb": "\\lambda",
+    "\u03bc": "\\mu",
+    "\u03bd": "\\nu",
+    "\u03be": "\\xi",
+    "\u03c0": "\\pi",
+    "\u03c1": "\\rho",
+    "\u03c2": "\\sigma",
+    "\u03c3": "\\sigma",
+    "\u03c4": "\\tau",
+    "\u03c5": "\\upsilon",
+    "\u03c6": "\\phi",
+    "\u03c7": "\\chi",
+    "\u03c8": "\\psi",
+    "\u03c9": "\\omega",
+    "\u0393": "\\Gamma",
+    "\u0394": "\\Delta",
+    "\u0398": "\\Theta",
+    "\u039b": "\\Lambda",
+    "\u039e": "\\Xi",
+    "\u03a0": "\\Pi",
+    "\u03a3": "\\Sigma",
+    "\u03a5": "\\Upsilon",
+    "\u03a6": "\\Phi",
+    "\u03a8": "\\Psi",
+    "\u03a9": "\\Omega",
+    "\u03d1": "\\theta",
+    "\u03d5": "\\phi",
+    "\u03f5": "\\epsilon",
+}
+"""Unicode Greek letters as LaTeX commands (``θ`` as ``\\theta``); ``ϕ``/``φ`` are both ``\\phi``."""
+_GREEK_CHAR_RE = re.compile("(?<![\u0370-\u03ff])([" + "".join(_GREEK_COMMANDS) + "])(?![\u0370-\u03ff])")
+"""A Greek letter standing alone (not in a Greek word: ``οδος`` stays text)."""
+
+
+def greek_as_commands(s: str) -> str:
+    """Each unicode Greek letter that stands alone as its LaTeX command (``2θ`` as ``2\\theta ``)."""
+    if not _GREEK_CHAR_RE.search(s):
+        return s
+    return _GREEK_CHAR_RE.sub(lambda m: _GREEK_COMMANDS[m.group(1)] + " ", s)
+
+
 def _normalize(ans: str) -> str:
     s = _strip_wrappers(ans)
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
@@ -198,6 +250,7 @@ def _normalize(ans: str) -> str:
         .replace("\u221e", "\\infty ")
         .replace("\u2248", "\\approx ")
     )
+    s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
     s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")

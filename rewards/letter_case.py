@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import greek_as_commands
 from rewards.plain_syntax import is_known_name
 
 _LABEL_RE = re.compile(r"(?:^|[,;])\s*\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?\s*=(?!=)")
@@ -36,7 +37,7 @@ _CONSTANT_LETTERS = frozenset("eEiI")
 def math_letters(answer: str) -> list[str]:
     """The letters of ``answer`` that name variables, points or Greek symbols, sorted (a Greek
     letter as its command name: ``Delta``); not those of a name labelling a value (``V = ``)."""
-    text = _WORDS_RE.sub(" ", _LABEL_RE.sub(",", answer))
+    text = _WORDS_RE.sub(" ", _LABEL_RE.sub(",", greek_as_commands(answer)))
     letters = [m.group(1) for m in _COMMAND_RE.finditer(text) if m.group(1).lower() in _GREEK]
     text = _COMMAND_RE.sub(" ", text)
     for run in _RUN_RE.finditer(text):

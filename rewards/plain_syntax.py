@@ -36,9 +36,13 @@ _FUNCTIONS = {
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = frozenset(
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau phi chi psi "
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau upsilon phi chi psi "
     "omega".split()
 )
+
+
+_GREEK_COMMAND_RE = re.compile(rf"\\({'|'.join(sorted(_GREEK))})(?![a-zA-Z]) ?")
+"""A lower-case Greek letter's LaTeX command, read as its name in calculator syntax."""
 
 
 _CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial")
@@ -230,6 +234,8 @@ def plain_to_latex(text: str) -> str | None:
     'x^{2} + 1'
     """
     s = text.strip()
+    if "\\" in s and len(s) <= MAX_PLAIN_CHARS:  # "sin(\\theta )": a unicode letter normalised to LaTeX
+        s = _GREEK_COMMAND_RE.sub(r"\1", s)
     if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:
         return _sympy_matrix(s)
     if s.startswith("Eq(") and s.endswith(")") and len(s) <= MAX_PLAIN_CHARS and _ALLOWED_RE.match(s):

@@ -7,6 +7,7 @@ import pytest
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
 from rewards._symbolic_worker import MAX_EXPANDED_TERMS, expand_finite_sums, has_extreme_power
+from rewards.answer_text import normalize
 from rewards.equivalence import compare, decide_fast
 from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
 
@@ -299,3 +300,28 @@ def test_reciprocal_hyperbolics_in_the_worker() -> None:
 )
 def test_pi_without_its_backslash(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # a unicode Greek letter is its LaTeX command, in LaTeX and in calculator syntax
+        ("\\theta", "θ", True),
+        ("2\\alpha", "α+α", True),
+        ("sin(theta) + cos(phi)", "sin(θ) + cos(φ)", True),
+        ("epsilon_0*mu_0", "ε_0*μ_0", True),
+        ("upsilon", "υ", True),
+        ("\\Delta", "Δ", True),
+        ("sin(theta) + cos(phi)", "sin(θ) + cos(θ)", False),
+        ("\\Delta", "δ", False),  # another letter, as \\Delta against \\delta
+        ("Δx", "\\delta x", False),
+    ],
+)
+def test_unicode_greek_letters(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)
+
+
+def test_greek_words_stay_text() -> None:
+    assert normalize("οδος σοφια") == "οδος σοφια"  # letters in a word are not commands
+    assert normalize("2θx") == "2\\theta x"
+    assert compare("οδος", "σοφια").equal is False

@@ -31,6 +31,16 @@ _FUNCTIONS = {
     "asin": "\\arcsin",
     "acos": "\\arccos",
     "atan": "\\arctan",
+    **{
+        f"{prefix}{f}": f"\\arc{f}"  # acot(x), arsinh(x): \\arccot(x), \\arcsinh(x) (latex2sympy's acot, asinh)
+        for f in "sec csc cot sinh cosh tanh".split()
+        for prefix in (("a", "arc", "ar") if f.endswith("h") else ("a", "arc"))
+    },
+    **{
+        f"{prefix}{f}": f"\\{f}^{{-1}}"  # acoth(x): \\coth^{-1}(x), spelled atanh(1/x) for latex2sympy
+        for f in "coth sech csch".split()
+        for prefix in ("a", "arc", "ar")
+    },
     "cosec": "\\csc",
     "cosech": "\\csch",
 }
@@ -60,11 +70,12 @@ _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
     rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|{'|'.join(_CALLS)}|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
     rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^(?:-?\d+|[A-Za-z]|\(-?\d+\)))?(?: ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
-    r"|\blog_(?:\d+|[A-Za-z])\("
+    r"|\blog_(?:\d+|[A-Za-z])\(|\bAbs\("
 )
 """What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,
 a call ``f(``, a function with a power (``sin^2(x)``, ``sin^2 x``, ``sin^n(x)``, ``cos^(-1)(x)``),
-of a bare letter or number (``csc x``) or of ``|x|``, a logarithm with a base (``log_2(8)``)."""
+of a bare letter or number (``csc x``) or of ``|x|``, a logarithm with a base (``log_2(8)``),
+sympy's ``Abs(``."""
 
 
 def _group_end(tokens: list[str], open_at: int) -> int | None:
@@ -109,7 +120,7 @@ def _applied(tokens: list[str], at: int) -> bool:
     """Whether the function name at ``at`` is applied: ``sin(``, ``csc x``, ``ln 2``,
     ``arcsin (u)``, ``ln|x|``, also with a power on the name (``sin^2(``, ``sin^2 x``,
     ``sin^n(x)``, ``cos^(-1)(x)``) or, for ``log``, a base (``log_2(8)``)."""
-    if tokens[at + 1 : at + 2] == ["^"] or (tokens[at] == "log" and _simple_base(tokens, at + 1)):
+    if tokens[at + 1 : at + 2] in (["^"], ["**"]) or (tokens[at] == "log" and _simple_base(tokens, at + 1)):
         after = _power_end(tokens, at + 1)
         if after is None:
             return False
@@ -149,7 +160,7 @@ def _rewrite(tokens: list[str]) -> str | None:
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        tok = tokens[i]
+        tok = "abs" if tokens[i] == "Abs" else tokens[i]  # sympy prints |x| as Abs(x)
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if tok in _CALLS and nxt == "(":
             group = _group(tokens, i + 1)
@@ -259,6 +270,8 @@ def plain_to_latex(text: str) -> str | None:
 _RECIPROCAL_OF = {"coth": "\\tanh", "sech": "\\cosh", "csch": "\\sinh"}
 _RECIPROCAL_RE = re.compile(r"\\(coth|sech|csch)(?![a-zA-Z])")
 _POWER_RE = re.compile(r" ?\^(?:\d|\{\d{1,2}\})")
+_INVERSE_RE = re.compile(r" ?\^(?:-1|\{-1\})")
+"""The inverse function (``\\coth^{-1}``): ``\\tanh^{-1}`` of the reciprocal of its argument."""
 """A whole positive power only: ``\\sech^{-1}`` is the inverse function, not a reciprocal."""
 _BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
 
@@ -266,8 +279,10 @@ _BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
 def spell_reciprocal_hyperbolics(text: str) -> str:
     """``\\coth``, ``\\sech`` and ``\\csch`` applied to an argument, written as ``\\frac{1}{\\tanh ...}``
     and kin: latex2sympy reads ``\\coth(x)`` as ``cot(h(x))`` and ``\\sech x`` as ``sec(h x)``.
-    A name whose argument is not ``(...)``, ``{...}``, a number or a letter, or with a power that
-    is not a whole positive number (``\\sech^{-1}``), is left as it is."""
+    The inverse function (``\\coth^{-1}(u)``) is written as the inverse of the reciprocal's partner at
+    ``1/u`` (``\\tanh^{-1}(\\frac{1}{(u)})``: the same function, ``acoth(u) = atanh(1/u)``). A name
+    whose argument is not ``(...)``, ``{...}``, a number or a letter, or with another power, is left
+    as it is."""
     if "\\" not in text or not _RECIPROCAL_RE.search(text):
         return text
     out: list[str] = []
@@ -276,9 +291,10 @@ def spell_reciprocal_hyperbolics(text: str) -> str:
         if m.start() < pos:
             continue
         at = m.end()
-        power = _POWER_RE.match(text, at)
-        if power:
-            at = power.end()
+        inverse = _INVERSE_RE.match(text, at)
+        power = None if inverse else _POWER_RE.match(text, at)
+        if power or inverse:
+            at = (power or inverse).end()  # type: ignore[union-attr]
         while at < len(text) and text[at] == " ":
             at += 1
         end: int | None = None
@@ -292,7 +308,12 @@ def spell_reciprocal_hyperbolics(text: str) -> str:
             continue
         name = _RECIPROCAL_OF[m.group(1)]
         out.append(text[pos : m.start()])
-        out.append(f"\\frac{{1}}{{{name}{power.group(0).strip() if power else ''} {text[at:end].strip()}}}")
+        if inverse:  # acoth(u) = atanh(1/u), asech(u) = acosh(1/u), acsch(u) = asinh(1/u)
+            out.append(f"{name}^{{-1}}\\left(\\frac{{1}}{{{text[at:end].strip()}}}\\right)")
+        else:
+            out.append(
+                f"\\frac{{1}}{{{name}{power.group(0).strip() if power else ''} {text[at:end].strip()}}}"
+            )
         pos = end
     out.append(text[pos:])
     return "".join(out)

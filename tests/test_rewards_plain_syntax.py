@@ -273,7 +273,30 @@ def test_reciprocal_hyperbolics_reach_latex2sympy_as_reciprocals(
 
 
 @pytest.mark.parametrize(
-    "latex", ["\\coth", "\\cothx", "\\csch \\left(x\\right)", "x + 1", "\\sech^{-1}(x)", "\\coth^{n} x"]
+    ("latex", "spelled", "sympy_text"),
+    [
+        ("\\coth^{-1}(x)", "\\tanh^{-1}\\left(\\frac{1}{(x)}\\right)", "acoth(x)"),
+        ("\\sech^{-1} 2x", "\\cosh^{-1}\\left(\\frac{1}{2x}\\right)", "asech(2*x)"),
+        ("\\csch^{-1}{x}", "\\sinh^{-1}\\left(\\frac{1}{{x}}\\right)", "acsch(x)"),
+    ],
+)
+def test_inverse_reciprocal_hyperbolics_reach_latex2sympy_as_inverses_at_the_reciprocal(
+    latex: str, spelled: str, sympy_text: str
+) -> None:
+    # latex2sympy reads \coth^{-1}(x) as cot(1/h(x)); acoth(u) = atanh(1/u), asech(u) = acosh(1/u),
+    # acsch(u) = asinh(1/u): the same functions (sympy's simplify does not prove it, so at points)
+    import sympy
+    from latex2sympy2_extended import latex2sympy
+
+    assert spell_reciprocal_hyperbolics(latex) == spelled
+    got, want = latex2sympy(spelled), sympy.sympify(sympy_text)  # our own test text
+    (x,) = got.free_symbols | want.free_symbols  # the same plain symbol on both sides
+    for point in (sympy.Rational(7, 3), sympy.Rational(-5, 2), sympy.Rational(1, 3), 2 * sympy.I / 3 + 1):
+        assert abs(complex((got - want).subs(x, point).evalf())) < 1e-12
+
+
+@pytest.mark.parametrize(
+    "latex", ["\\coth", "\\cothx", "\\csch \\left(x\\right)", "x + 1", "\\sech^{-2}(x)", "\\coth^{n} x"]
 )
 def test_reciprocal_hyperbolics_without_a_plain_argument_are_left(latex: str) -> None:
     assert spell_reciprocal_hyperbolics(latex) == latex
@@ -325,3 +348,28 @@ def test_greek_words_stay_text() -> None:
     assert normalize("οδος σοφια") == "οδος σοφια"  # letters in a word are not commands
     assert normalize("2θx") == "2\\theta x"
     assert compare("οδος", "σοφια").equal is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        # inverse functions by name (a, arc, ar prefixes) and as a power -1
+        ("acot(x)", "arccot(x)", True),
+        ("cot^(-1)(x)", "acot(x)", True),
+        ("sec^(-1)(x)", "arcsec(x)", True),
+        ("sinh^(-1)(x)", "asinh(x)", True),
+        ("acosh(x)", "arcosh(x)", True),
+        ("coth^(-1)(x)", "acoth(x)", True),  # spelled atanh(1/x): latex2sympy misreads \\coth
+        ("acsch(x)", "asinh(1/x)", True),
+        ("acoth(x)", "atanh(x)", False),
+        ("acot(x)", "atan(x)", False),
+        # a power on a function's name with ** (sympy-style), sympy's Abs
+        ("sec(x)**12", "sec**12(x)", True),
+        ("asinh(x)**13", "asinh**13(x)", True),
+        ("sin(x)**2", "sin**3(x)", False),
+        ("Abs(x)+y", "|x|+y", True),
+        ("Abs(x)+y", "|x|-y", False),
+    ],
+)
+def test_inverse_function_names_and_powers(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

@@ -55,9 +55,10 @@ _GREEK_COMMAND_RE = re.compile(rf"\\({'|'.join(sorted(_GREEK))})(?![a-zA-Z]) ?")
 """A lower-case Greek letter's LaTeX command, read as its name in calculator syntax."""
 
 
-_CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial")
+_CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial", "floor", "ceil", "ceiling", "binomial", "binom", "nCr")
 """Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``, ``cbrt(u)`` to
-``\\sqrt[3]{u}``, ``factorial(u)`` to ``(u)!``), not by name."""
+``\\sqrt[3]{u}``, ``factorial(u)`` to ``(u)!``, ``floor(u)`` to ``\\lfloor u \\rfloor``,
+``binomial(n, k)`` and ``nCr(n, k)`` to ``\\binom{n}{k}``), not by name."""
 
 
 def is_known_name(word: str) -> bool:
@@ -101,10 +102,18 @@ def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
     return None if inner is None else (inner, end + 1)
 
 
-def _call(name: str, inner: str) -> str:
+def _call(name: str, inner: str) -> str | None:
     if name == "factorial":  # a letter or a whole number needs no parentheses: n!, 5!
         return f"{inner}!" if _is_letter(inner) or inner.isdigit() else f"({inner})!"
+    if name in ("binomial", "binom", "nCr"):  # sympy's binomial(n, k), a calculator's nCr(n, k)
+        args = split_top(inner, ",")
+        return f"\\binom{{{args[0].strip()}}}{{{args[1].strip()}}}" if len(args) == 2 else None
+    if "," in inner:
+        return None
     return {
+        "floor": f"\\lfloor {inner} \\rfloor",
+        "ceil": f"\\lceil {inner} \\rceil",
+        "ceiling": f"\\lceil {inner} \\rceil",
         "sqrt": f"\\sqrt{{{inner}}}",
         "cbrt": f"\\sqrt[3]{{{inner}}}",
         "exp": f"e^{{{inner}}}",
@@ -167,7 +176,10 @@ def _rewrite(tokens: list[str]) -> str | None:
             if group is None:
                 return None
             inner, i = group
-            out.append(_call(tok, inner))
+            call = _call(tok, inner)
+            if call is None:
+                return None
+            out.append(call)
             continue
         if tok in ("^", "**"):
             if nxt == "(":

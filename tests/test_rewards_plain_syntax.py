@@ -369,7 +369,14 @@ def test_greek_words_stay_text() -> None:
         ("sin(x)**2", "sin**3(x)", False),
         ("Abs(x)+y", "|x|+y", True),
         ("Abs(x)+y", "|x|-y", False),
+        # sympy's binomial/floor/ceiling, a calculator's nCr
+        ("nCr(8,3)", "56", True),
+        ("binomial(n, k)", "nCr(n,k)", True),
+        ("binom(8,3)", "55", False),
+        ("floor(17.8)", "17", True),
+        ("ceiling(-17.8)", "-17", True),
+        ("floor(17.8)", "18", False),
     ],
 )
-def test_inverse_function_names_and_powers(gold: str, pred: str, want: bool) -> None:
+def test_inverse_function_names_powers_and_calls(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, (gold, pred)

@@ -191,7 +191,7 @@ def inequality_names(s: str) -> frozenset[str] | None:
     variable is bound). Two answers that name
     different variables (``x > 5``, ``y > 5``; ``x > 5``, ``X > 5``) are not the same answer to
     :func:`read_value`, which reads only the set: the name is math-verify's to weigh."""
-    if len(s) > MAX_ANSWER_CHARS:
+    if len(s) > MAX_ANSWER_CHARS or not (_INEQ_RE.search(s) or _IN_NAME_RE.match(s)):
         return None
     names: set[str] = set()
     for part in (q.strip() for p in _OR_RE.split(s) for r in _AND_RE.split(p) for q in split_top(r, ",")):

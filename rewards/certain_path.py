@@ -354,25 +354,41 @@ def decide_fast(gold: str, pred: str) -> bool | None:
 _PHRASE_HEAD_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\s*[:：]?\s*", re.IGNORECASE)
 
 
-def _text_keys(s: str) -> tuple[str, str]:
-    n = normalize(s.strip().rstrip(".").rstrip())
-    return text_key(n), case_key(n)
+SAME_TEXT_CHARS = 200
+"""Texts longer than this are not compared as texts by :func:`same_text` (a short answer is)."""
+
+
+_PLAIN_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+
+
+def _words_of(s: str) -> set[str]:
+    return {w.lower() for w in _PLAIN_WORD_RE.findall(s)}
+
+
+def _same_key(a: str, b: str) -> bool:
+    """Words in both, the same words, then :func:`text_key` and :func:`case_key` equal (normalised;
+    a final period dropped)."""
+    words = _words_of(a)
+    if not words or words != _words_of(b):
+        return False  # cheap: most pairs are numbers or differ in a word
+    na, nb = normalize(a), normalize(b)
+    ka, kb = text_key(na).rstrip("."), text_key(nb).rstrip(".")
+    return ka == kb and len(ka) > 1 and case_key(na).rstrip(".") == case_key(nb).rstrip(".")
 
 
 def same_text(gold: str, pred: str) -> bool:
-    """Whether the two answers are the same text up to the case of words, spaces, math delimiters
+    """Whether the two answers, with words in them, are the same text up to the case of words, spaces, math delimiters
     and a final period, either of them perhaps after "Final answer:" (or "Answer:", "The answer
     is"): credit only. The answer read from such a phrase is its math (``k \\ge 2``), which a
     reference written in words (``all integers k \\ge 2``) does not match, and math-verify finds
     no answer in a sentence at all."""
-    if len(gold) > MAX_ANSWER_CHARS or len(pred) > MAX_ANSWER_CHARS:
+    if len(gold) > SAME_TEXT_CHARS or len(pred) > SAME_TEXT_CHARS:
         return False
-    kg, kp = _text_keys(gold), _text_keys(pred)
-    if kg == kp and len(kg[0]) > 1:
+    if _same_key(gold, pred):
         return True
-    for text, other in ((pred, kg), (gold, kp)):
+    for text, other in ((pred, gold), (gold, pred)):
         head = _PHRASE_HEAD_RE.match(text)
-        if head and len(other[0]) > 1 and _text_keys(text[head.end() :]) == other:
+        if head and _same_key(text[head.end() :], other):
             return True
     return False
 

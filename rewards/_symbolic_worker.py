@@ -30,7 +30,9 @@ compared again, and often reads to the same expressions (sympy's ``solve`` of tw
 ran twice, about a second each). sympy's ``solve`` of an equation is remembered too
 (:func:`install_solve_memo`): GRPO compares many answers with one reference. Two elementary
 expressions whose difference is clearly nonzero at one point skip sympy's ``simplify``
-(:mod:`rewards.numeric_screen`), which could not make that difference zero.
+(:mod:`rewards.numeric_screen`), which could not make that difference zero. Two equations that
+math-verify calls equal only because neither has a real solution are equal only when proportional
+(:mod:`rewards.equations_without_solutions`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.equations_without_solutions import install_no_solution_rule
 from rewards.idle_warm_up import WARM_UP_TEXTS
 from rewards.latex_prediction import install_two_stage_parsing
 from rewards.library_hooks import hook_grader
@@ -161,6 +164,7 @@ def _load() -> tuple[Any, Any, Any]:
     install_solve_memo()
     install_numeric_screen()
     install_equation_screen()
+    install_no_solution_rule()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     config = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]

@@ -114,7 +114,10 @@ def _foreign_word(word: str, other: str) -> bool:
 
 
 def _words(s: str) -> bool:
-    """Plain words (two letters or more), where case does not change the answer ("Yes", "blue")."""
+    """Plain words (two letters or more), where case does not change the answer ("Yes", "blue");
+    not two capitals (``AF``: a segment or two points, not the word ``af``)."""
+    if len(s) == 2 and s.isupper():
+        return False
     return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
 
 
@@ -122,7 +125,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
     as units or text, not as variables: then no verdict rests on those letters being variables."""
-    if text_key(gold) == text_key(pred) and (case_key(gold) == case_key(pred) or _words(gold)):
+    if text_key(gold) == text_key(pred) and (
+        case_key(gold) == case_key(pred) or (_words(gold) and _words(pred))
+    ):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     mg = _CHOICE_RE.match(gold)
     if mg:

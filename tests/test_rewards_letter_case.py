@@ -103,3 +103,17 @@ def test_the_letters_of_an_answer() -> None:
 def test_imaginary_units_and_labels_in_either_case_stay_equal(gold: str, pred: str) -> None:
     pytest.importorskip("math_verify")
     assert compare(gold, pred, 30.0).equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("AF", "af", False),  # two capitals: a segment or two points, not a word
+        ("af", "AF", False),
+        ("AB", "BA", True),  # the same segment
+        ("DNE", "dne", True),  # a word ("does not exist")
+        ("Blue", "blue", True),
+    ],
+)
+def test_two_capitals_are_names_not_words(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

@@ -157,18 +157,42 @@ def _explicit(equation: Any) -> tuple[Any, Any] | None:
 
 def explicitly_different(gold: Any, pred: Any) -> bool:
     """Whether two equations give the same symbol explicitly (``y = f``, ``y = g``) by expressions
-    clearly different at the screen's point (:func:`clearly_different`). Then a point on the first
-    (the symbols at the screen's values, ``y`` at ``f``'s) is not on the second: the equations are
-    different relations, and solving them cannot show them equal. False whenever that is not shown."""
+    clearly different at the screen's point (:func:`clearly_different`), or one gives a symbol
+    explicitly (``y = f``) and the other, with ``y`` in it, is clearly not satisfied by ``f`` at that
+    point. Then a point on the first (the symbols at the screen's values, ``y`` at ``f``'s) is not
+    on the second: the equations are different relations, and solving them cannot show them equal.
+    False whenever that is not shown."""
     import sympy
 
     try:
         if not isinstance(gold, sympy.Eq) or not isinstance(pred, sympy.Eq):
             return False
         a, b = _explicit(gold), _explicit(pred)
-        return a is not None and b is not None and a[0] == b[0] and clearly_different(a[1], b[1])
+        if a is not None and b is not None and a[0] == b[0]:
+            return clearly_different(a[1], b[1])
+        return (a is not None and _off_the_relation(a, pred)) or (
+            b is not None and _off_the_relation(b, gold)
+        )
     except Exception:  # anything unexpected: the comparison goes on unscreened
         return False
+
+
+def _off_the_relation(explicit: tuple[Any, Any], equation: Any) -> bool:
+    """Whether the point of ``y = f`` at the screen's values (``y`` at ``f``'s value there, a real
+    number) is clearly not on ``equation``, which has ``y`` in it but does not give it explicitly
+    (``y = 580 \\cdot 1.03^t`` against ``\\frac{y}{1.08^t} = 580``)."""
+    symbol, value = explicit
+    if symbol not in equation.free_symbols:
+        return False
+    lhs, rhs = equation.lhs.xreplace({symbol: value}), equation.rhs.xreplace({symbol: value})
+    symbols = _ordered_symbols((lhs - rhs).free_symbols | value.free_symbols)
+    if symbols is None:
+        return False
+    for point_digits, digits in PRECISIONS:
+        at = _value_at_point(value, symbols, point_digits, digits)
+        if at is None or abs(at.imag) > CLEARLY_NONZERO * max(1.0, abs(at)):
+            return False  # y is not a real number there: no point of the first relation
+    return clearly_different(lhs, rhs)
 
 
 def install_equation_screen() -> Callable[[], None] | None:

@@ -105,9 +105,16 @@ def test_equal_forms_pass_and_what_is_screened_out_simplify_refuses(a: Any, form
         (sympy.Eq(y, x**2), sympy.Eq(x**2 + 1, y), True),  # the symbol on either side
         (sympy.Eq(y, x**2), sympy.Eq(y, x * x), False),  # the same expression
         (sympy.Eq(y, (x + 1) ** 2), sympy.Eq(y, x**2 + 2 * x + 1), False),
-        (sympy.Eq(2 * y, 2 * x), sympy.Eq(y, x + 1), False),  # not explicit on one side: left to solve
-        (sympy.Eq(y, x), sympy.Eq(x, y + 1), False),  # other symbols given explicitly
-        (sympy.Eq(y, x + y), sympy.Eq(y, x), False),  # y on both sides of the first: not explicit
+        (sympy.Eq(2 * y, 2 * x), sympy.Eq(y, x + 1), True),  # y = x + 1 put into 2y = 2x: 2 = 0
+        (sympy.Eq(2 * y, 2 * x), sympy.Eq(y, x), False),  # ... and y = x: 0 = 0, left to solve
+        (sympy.Eq(y, x), sympy.Eq(x, y + 1), True),  # other symbols given explicitly: y = x into x = y + 1
+        # one side explicit, the other not (locian's growth models)
+        (sympy.Eq(y, 580 * sympy.Float("1.03") ** x), sympy.Eq(y / sympy.Float("1.08") ** x, 580), True),
+        (sympy.Eq(y, 580 * sympy.Float("1.03") ** x), sympy.Eq(y / sympy.Float("1.03") ** x, 580), False),
+        (sympy.Eq(y, sympy.sqrt(x - 5)), sympy.Eq(y**2, x + 1), False),  # y is not real at the point
+        (sympy.Eq(y, x**2), sympy.Eq(x, 3), True),  # x = 3 put into y = x^2: y = 9 is not all y
+        (sympy.Eq(y, x**2), sympy.Eq(sympy.Symbol("z", real=True), 1), False),  # no common symbol
+        (sympy.Eq(y, x + y), sympy.Eq(y, x), True),  # y = x put into y = x + y: x = 0 is not all x
         (sympy.Eq(y, f(x)), sympy.Eq(y, f(2 * x)), False),  # an unknown function: not screened
         (sympy.Eq(y, f(x)), sympy.Eq(y, f(x) + 1), True),  # ... unless it cancels
         (sympy.Lt(y, x), sympy.Lt(y, x + 1), False),  # inequalities: not screened

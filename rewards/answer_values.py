@@ -188,9 +188,9 @@ def inequality_names(s: str) -> frozenset[str] | None:
     """The variable names of an answer made of inequalities (``x > 5``, ``2 < t \\le 3``,
     ``|z| < 1``, ``x \\in (1, 2)``, parts joined by "or", "and" or commas), one per part; None when
     some part names none or is something else, or is a set builder (``\\{x \\mid x > 1\\}``: its
-    variable is bound). Two answers that name
-    different variables (``x > 5``, ``y > 5``; ``x > 5``, ``X > 5``) are not the same answer to
-    :func:`read_value`, which reads only the set: the name is math-verify's to weigh."""
+    variable is bound). :func:`read_value` reads only the set, so two answers that name different
+    variables (``x > 5``, ``y > 5``; ``x > 5``, ``X > 5``) read alike: the name is math-verify's to
+    weigh."""
     if len(s) > MAX_ANSWER_CHARS or not (_INEQ_RE.search(s) or _IN_NAME_RE.match(s)):
         return None
     names: set[str] = set()

@@ -177,7 +177,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         if same is not None:
             return same  # "2x < 4" against "x < 2", "-4 < 2x-8 \\le 10" against "(2, 9]": the same set
     names_g = inequality_names(gold)
-    if names_g is not None and names_g != inequality_names(pred) is not None:
+    names_p = inequality_names(pred) if names_g is not None else None
+    if names_g is not None and names_p is not None and names_g != names_p:
         return None  # "x > 5" against "y > 5" or "X > 5": the same set, another name (math-verify)
     vg = read_value(gold)
     if vg is None:  # a reference written as a number word ("eleven"); a prediction's is not read
@@ -382,11 +383,11 @@ def _same_key(a: str, b: str) -> bool:
 
 
 def same_text(gold: str, pred: str) -> bool:
-    """Whether the two answers, with words in them, are the same text up to the case of words, spaces, math delimiters
-    and a final period, either of them perhaps after "Final answer:" (or "Answer:", "The answer
-    is"): credit only. The answer read from such a phrase is its math (``k \\ge 2``), which a
-    reference written in words (``all integers k \\ge 2``) does not match, and math-verify finds
-    no answer in a sentence at all."""
+    """Whether the two answers, with words in them, are the same text up to the case of words,
+    spaces, math delimiters and a final period, either of them perhaps after "Final answer:" (or
+    "Answer:", "The answer is"): credit only. The answer read from such a phrase is its math
+    (``k \\ge 2``), which a reference written in words (``all integers k \\ge 2``) does not match,
+    and math-verify finds no answer in a sentence at all."""
     if len(gold) > SAME_TEXT_CHARS or len(pred) > SAME_TEXT_CHARS:
         return False
     if _same_key(gold, pred):

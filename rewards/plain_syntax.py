@@ -32,7 +32,7 @@ _FUNCTIONS = {
     "acos": "\\arccos",
     "atan": "\\arctan",
     **{
-        f"{prefix}{f}": f"\\arc{f}"  # acot(x), arsinh(x): \\arccot(x), \\arcsinh(x) (latex2sympy's acot, asinh)
+        f"{prefix}{f}": f"\\arc{f}"  # acot(x), arsinh(x): \\arccot(x), \\arcsinh(x), which latex2sympy reads
         for f in "sec csc cot sinh cosh tanh".split()
         for prefix in (("a", "arc", "ar") if f.endswith("h") else ("a", "arc"))
     },

@@ -90,14 +90,15 @@ _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
 
 
-_SQRT_PAREN_RE = re.compile(r"\\sqrt ?\(")
+_SQRT_PAREN_RE = re.compile(r"\\sqrt ?(?:\[[^\[\]{}()]{1,20}\] ?)?\(")
 _MAX_SQRT_GROUP = 200
 _PAREN_DEPTH = {"(": 1, ")": -1}
 
 
 def sqrt_parentheses_as_braces(s: str) -> str:
-    """``\\sqrt(2)`` -> ``\\sqrt{2}``: a radicand in parentheses, as people type it (latex2sympy
-    reads ``\\sqrt(3)`` as no square root of 3, and math-verify refuses it against ``\\sqrt{3}``).
+    """``\\sqrt(2)`` -> ``\\sqrt{2}``, ``\\sqrt[4](16)`` -> ``\\sqrt[4]{16}``: a radicand in parentheses,
+    as people type it (latex2sympy reads ``\\sqrt(3)`` as no square root of 3, and math-verify
+    refuses it against ``\\sqrt{3}``).
     Left as written when the group is not closed within 200 characters or is followed by ``^`` or
     ``!`` (``\\sqrt(x+1)^2``: the power may be under the root or outside it), and in a text longer
     than an answer (:data:`MAX_ANSWER_CHARS`), so the work stays bounded on model text."""

@@ -22,6 +22,10 @@ from rewards.equivalence import decide_fast
         ("\\sqrt(2", "\\sqrt(2"),  # not closed
         ("\\sqrt(" + "x+" * 150 + "1)", "\\sqrt(" + "x+" * 150 + "1)"),  # beyond 200 characters
         ("\\sqrt{2}", "\\sqrt{2}"),
+        ("\\sqrt[4](16)", "\\sqrt[4]{16}"),  # with an index
+        ("\\sqrt[3] (x+1)", "\\sqrt[3] {x+1}"),
+        ("\\sqrt[n](x)^2", "\\sqrt[n](x)^2"),
+        ("\\sqrt[(2)](x)", "\\sqrt[(2)](x)"),  # an index with brackets in it: left
         ("\\sqrt(" * 400, "\\sqrt(" * 400),  # longer than an answer: not scanned
     ],
 )
@@ -38,6 +42,8 @@ def test_sqrt_parentheses_as_braces(text: str, want: str) -> None:
         ("\\frac{\\sqrt(3)}{2}", "\\sin (60°)", True),
         ("\\sqrt{4x}", "\\sqrt(2x+2x)", True),
         ("\\sqrt(3)", "\\sqrt{2}", False),
+        ("2", "\\sqrt[4](16)", True),
+        ("3", "\\sqrt[4](16)", False),
     ],
 )
 def test_a_parenthesised_radicand_is_compared_as_a_root(gold: str, pred: str, want: bool) -> None:

@@ -279,6 +279,8 @@ def _normalize(ans: str) -> str:
     s = thousands_in_an_equation(_WS_RE.sub(" ", s).strip())
     while s.endswith((".", "。")) and not s.endswith(".."):
         s = s[:-1].rstrip()
+    if s.endswith("\\") and not s.endswith("\\\\"):
+        s = s[:-1].rstrip()  # a lone backslash at the end (185\\) means nothing; a row break is two
     return _strip_wrappers(s)
 
 

@@ -1,6 +1,6 @@
 """Answer forms around a value: a value written before its name, unicode superscripts, pi, roots
 and the approximation sign, a short text that opens with an answer phrase or a word of
-approximation, a percent word after a fraction."""
+approximation, a percent word after a fraction, a trailing backslash."""
 
 from __future__ import annotations
 
@@ -56,3 +56,15 @@ def test_a_word_of_approximation_never_credits_another_value(gold: str, pred: st
 def test_a_unicode_root_of_another_number_is_refused() -> None:
     got = compare("2\\sqrt{3}", "2√2")  # math-verify credits it by reading the leading 2
     assert got.equal is False and got.path == "certain"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("185", "185\\", True),  # a lone backslash at the end means nothing
+        ("186", "185\\", False),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\begin{pmatrix}1\\\\2\\end{pmatrix}", True),
+    ],
+)
+def test_a_trailing_backslash(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

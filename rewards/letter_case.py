@@ -36,12 +36,16 @@ _CONSTANT_LETTERS = frozenset("eEiI")
 
 def math_letters(answer: str) -> list[str]:
     """The letters of ``answer`` that name variables, points or Greek symbols, sorted (a Greek
-    letter as its command name: ``Delta``); not those of a name labelling a value (``V = ``)."""
+    letter as its command name or its name in calculator syntax: ``Delta``); not those of a name
+    labelling a value (``V = ``)."""
     text = _WORDS_RE.sub(" ", _LABEL_RE.sub(",", greek_as_commands(answer)))
     letters = [m.group(1) for m in _COMMAND_RE.finditer(text) if m.group(1).lower() in _GREEK]
     text = _COMMAND_RE.sub(" ", text)
     for run in _RUN_RE.finditer(text):
         word = run.group()
+        if len(word) > 1 and word.lower() in _GREEK:
+            letters.append(word)  # a Greek letter by name in calculator syntax: Delta*x
+            continue
         if len(word) > 1 and (is_known_name(word.lower()) or text[run.end() : run.end() + 1] == "("):
             continue  # a function's name: sin x, Sin(x), ArcSin(x)
         letters.extend(c for c in word if c not in _CONSTANT_LETTERS)

@@ -47,12 +47,14 @@ _FUNCTIONS = {
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = frozenset(
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau upsilon phi chi psi "
-    "omega".split()
+    "omega Gamma Delta Theta Lambda Xi Sigma Upsilon Phi Psi Omega".split()
 )
+"""Greek letters by name, and the capitals that have a LaTeX command (``Delta`` as ``\\Delta``; not
+``Pi``, which is pi in some calculator syntaxes)."""
 
 
 _GREEK_COMMAND_RE = re.compile(rf"\\({'|'.join(sorted(_GREEK))})(?![a-zA-Z]) ?")
-"""A lower-case Greek letter's LaTeX command, read as its name in calculator syntax."""
+"""A Greek letter's LaTeX command, read as its name in calculator syntax."""
 
 
 _CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial", "floor", "ceil", "ceiling", "binomial", "binom", "nCr")

@@ -338,6 +338,11 @@ def test_pi_without_its_backslash(gold: str, pred: str, want: bool | None) -> No
         ("sin(theta) + cos(phi)", "sin(θ) + cos(θ)", False),
         ("\\Delta", "δ", False),  # another letter, as \\Delta against \\delta
         ("Δx", "\\delta x", False),
+        # capitals by name in calculator syntax (those with a LaTeX command)
+        ("Gamma", "Γ", True),
+        ("Lambda*x + mu*y", "Λ*x + μ*y", True),
+        ("Delta*x", "δ*x", False),  # Delta is not delta
+        ("Omega", "ω", False),
     ],
 )
 def test_unicode_greek_letters(gold: str, pred: str, want: bool) -> None:

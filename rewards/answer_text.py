@@ -230,8 +230,6 @@ _GREEK_CHAR_RE = re.compile("(?<![\u0370-\u03ff])([" + "".join(_GREEK_COMMANDS) 
 
 def greek_as_commands(s: str) -> str:
     """Each unicode Greek letter that stands alone as its LaTeX command (``2θ`` as ``2\\theta ``)."""
-    if not _GREEK_CHAR_RE.search(s):
-        return s
     return _GREEK_CHAR_RE.sub(lambda m: _GREEK_COMMANDS[m.group(1)] + " ", s)
 
 

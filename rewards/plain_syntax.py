@@ -284,9 +284,9 @@ def plain_to_latex(text: str) -> str | None:
 _RECIPROCAL_OF = {"coth": "\\tanh", "sech": "\\cosh", "csch": "\\sinh"}
 _RECIPROCAL_RE = re.compile(r"\\(coth|sech|csch)(?![a-zA-Z])")
 _POWER_RE = re.compile(r" ?\^(?:\d|\{\d{1,2}\})")
+"""A whole positive power only: ``\\sech^{-1}`` is the inverse function, not a reciprocal."""
 _INVERSE_RE = re.compile(r" ?\^(?:-1|\{-1\})")
 """The inverse function (``\\coth^{-1}``): ``\\tanh^{-1}`` of the reciprocal of its argument."""
-"""A whole positive power only: ``\\sech^{-1}`` is the inverse function, not a reciprocal."""
 _BARE_ARG_RE = re.compile(r" ?(?:\d*[A-Za-z]|\d+(?:\.\d+)?)(?![A-Za-z\d])")
 
 
@@ -307,8 +307,9 @@ def spell_reciprocal_hyperbolics(text: str) -> str:
         at = m.end()
         inverse = _INVERSE_RE.match(text, at)
         power = None if inverse else _POWER_RE.match(text, at)
-        if power or inverse:
-            at = (power or inverse).end()  # type: ignore[union-attr]
+        script = inverse or power
+        if script:
+            at = script.end()
         while at < len(text) and text[at] == " ":
             at += 1
         end: int | None = None

@@ -157,6 +157,32 @@ def _solve_key(equation: Any, symbols: Any = None, *rest: Any, **kwargs: Any) ->
     return None if key is None else (key[0], tuple(sorted(sympy.srepr(s) for s in symbols)))
 
 
+LAZY_MODULES = (
+    "sympy.tensor.tensor",  # Add.flatten's first call imports it, and it sympy.combinatorics
+    "sympy.physics.units",
+    "sympy.physics.matrices",
+    "sympy.sets.handlers.functions",
+    "sympy.sets.handlers.issubset",
+    "sympy.sets.setexpr",
+    "sympy.assumptions.wrapper",
+    "antlr4.LL1Analyzer",
+)
+"""Modules sympy, latex2sympy and ANTLR import on first use inside a comparison (the same list over
+every evaluation set; about 0.1 s). The zygote loads them once it is idle
+(:mod:`rewards._worker_zygote`), so that a worker it forks later (a replacement after a timeout)
+shares them instead of importing them again on its first answer with a unit or a sum."""
+
+
+def import_lazy_modules() -> None:
+    import importlib
+
+    for name in LAZY_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another sympy or ANTLR version: that module is loaded when used
+            continue
+
+
 def _load() -> tuple[Any, Any, Any]:
     install_two_stage_parsing()
     install_number_literals()

@@ -14,7 +14,10 @@ stdout (``SCM_RIGHTS``); the zygote forks, the child runs the worker's loop
 takes milliseconds, and the workers share the zygote's memory pages until they write them (its
 objects are frozen out of the garbage collector's reach for that). Each worker warms up as a
 spawned one does (:class:`rewards._symbolic_worker.WarmUp`, in its own idle time); the zygote does
-not warm itself up: on a machine with few cores that work competed with the first comparisons.
+not compare warm-up pairs itself: on a machine with few cores that work competed with the first
+comparisons. It only imports, once no fork request has come for half a second, the modules sympy
+and ANTLR load on first use (:data:`rewards._symbolic_worker.LAZY_MODULES`, about 0.1 s), so that
+a replacement forked after a timeout does not import them again.
 
 The zygote is single-threaded (forking it is safe); ``SIGCHLD`` is ignored, so the kernel reaps
 its children. It exits when the parent's end of the socket closes; its workers exit when their
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import gc
 import os
+import select
 import signal
 import socket
 import sys
@@ -47,7 +51,13 @@ def serve_forks(sock: socket.socket) -> int:
     tools = worker._load()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps forked workers
     gc.freeze()  # the collector would touch, and so copy, every page a worker shares with us
+    lazy_loaded = False
     while True:
+        if not lazy_loaded and not _request_within(sock, IDLE_BEFORE_LAZY_IMPORTS_S):
+            worker.import_lazy_modules()  # for the workers forked from now on (replacements)
+            gc.freeze()
+            lazy_loaded = True
+            continue
         try:
             message, fds, _, _ = socket.recv_fds(sock, 64, 2)
         except OSError:
@@ -64,6 +74,20 @@ def serve_forks(sock: socket.socket) -> int:
         for fd in fds:
             os.close(fd)
         sock.sendall(f"{pid}\n".encode())
+
+
+IDLE_BEFORE_LAZY_IMPORTS_S = 0.5
+"""The zygote loads :data:`rewards._symbolic_worker.LAZY_MODULES` once no fork request has come for
+this long: after the pool's first workers, so that they are not kept waiting for it."""
+
+
+def _request_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether ``sock`` has something to read (a request, or the parent's close) within ``seconds``."""
+    try:
+        readable, _, _ = select.select([sock], [], [], seconds)
+    except (OSError, ValueError):
+        return True  # let recv_fds report the broken socket
+    return bool(readable)
 
 
 MAX_FD = 1 << 20

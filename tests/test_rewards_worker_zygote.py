@@ -5,6 +5,7 @@ process that started them."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -321,3 +322,33 @@ def test_a_script_with_pyarrows_jemalloc_thread_is_forked_into_the_zygote() -> N
         pytest.skip("this pyarrow starts no jemalloc background thread")
     assert done.stdout.split() == ["ok"]
     assert "may lead to deadlocks" not in done.stderr
+
+
+_LAZY_IMPORTS = """
+import json, socket, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from rewards import _symbolic_worker as worker, _worker_zygote as zygote
+idle = float(sys.argv[2])
+ours, theirs = socket.socketpair()
+zygote.IDLE_BEFORE_LAZY_IMPORTS_S = 0.05
+def close_later():
+    time.sleep(idle)
+    ours.close()
+threading.Thread(target=close_later, daemon=True).start()
+assert zygote.serve_forks(theirs) == 0
+print(json.dumps(sorted(m for m in worker.LAZY_MODULES if m in sys.modules)), file=sys.__stdout__)  # the zygote sends print to stderr
+"""
+
+
+@pytest.mark.parametrize("idle", [0.0, 3.0])
+def test_the_zygote_loads_the_lazily_imported_modules_only_once_idle(idle: float) -> None:
+    """Replacement workers forked later share what sympy and ANTLR import on first use; the pool's
+    first workers are not kept waiting for it (a parent that closes at once finds none loaded)."""
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", _LAZY_IMPORTS, root, str(idle)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    from rewards._symbolic_worker import LAZY_MODULES
+
+    assert json.loads(done.stdout) == (sorted(LAZY_MODULES) if idle else [])

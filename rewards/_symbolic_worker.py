@@ -47,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.answer_text import prose_words
 from rewards.equations_without_solutions import install_no_solution_rule
 from rewards.idle_warm_up import WARM_UP_TEXTS
 from rewards.latex_prediction import install_two_stage_parsing
@@ -212,14 +213,14 @@ def _parse(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
 
 
 _COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
-_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 PROSE_WORDS = 3
-"""A text with this many words of two or more letters (outside LaTeX commands) is prose."""
+"""A text with this many words (:func:`rewards.answer_text.prose_words`, outside LaTeX commands)
+is prose."""
 
 
 def is_prose(text: str) -> bool:
     """Whether ``text`` (with no math mode) reads as a sentence rather than a bare answer."""
-    return len(_WORD_RE.findall(_COMMAND_RE.sub(" ", text[:4000]))) >= PROSE_WORDS
+    return prose_words(_COMMAND_RE.sub(" ", text[:4000])) >= PROSE_WORDS
 
 
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:

@@ -407,6 +407,18 @@ DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
 COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
 
 
+_PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")
+_AROUND_WORD = ".,;:!?()[]\"'"
+
+
+def prose_words(text: str) -> int:
+    """How many words of a sentence ``text`` has: tokens between spaces made of two or more
+    letters (an apostrophe or hyphen inside), punctuation around them aside ("The answer is 5."
+    has three). Letters written together with digits and operators are a product, not words:
+    ``2x^2+xy+6xz+3yz`` has none, where counting runs of letters found three."""
+    return sum(1 for token in text.split() if _PROSE_WORD_RE.fullmatch(token.strip(_AROUND_WORD)))
+
+
 _DOUBLED_CMD_RE = re.compile(
     r"(?<!\\)\\\\(?:frac|dfrac|tfrac|sqrt|left|right|boxed|le|ge|leq|geq|ne|neq|pi|cdot|times|in|"
     r"infty|pm|cup|cap|text|mathrm|begin|end)(?![a-zA-Z])"

@@ -23,6 +23,7 @@ from rewards.answer_text import (
     drop_var_lhs,
     expand_plus_minus,
     normalize,
+    prose_words,
     split_top,
     text_key,
     undouble_backslashes,
@@ -264,13 +265,10 @@ def _as_latex(s: str) -> str:
     return latex if latex is not None else bare_pi_as_constant(s)
 
 
-_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
-
-
 def _is_sentence(s: str) -> bool:
     outside = re.sub(r"\$[^$]*\$", " ", s[:MAX_ANSWER_CHARS])
     outside = COMMAND_RE.sub(" ", TEXT_CMD_RE.sub(" ", outside))
-    if len(_WORDS_RE.findall(outside)) < 3:
+    if prose_words(outside) < 3:
         return False
     return plain_to_latex(s) is None  # "omega*sin(omega*t)": calculator syntax, not prose
 

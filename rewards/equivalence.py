@@ -175,8 +175,18 @@ def _for_verify(text: str, answer: str | None) -> str:
     """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
     without it ``2\\sqrt{3}`` reads as ``2``), any other text as it is (its end, squeezed)."""
     if answer is text and not any(m in text for m in _MATH_MODE) and len(text) <= MAX_ANSWER_CHARS:
-        return f"${plain_to_latex(text) or text}$"  # "pi/4" as \pi /4, not p i/4
+        return f"${_braced_last_factor(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4, not p i/4
     return verify_text(text)
+
+
+_LAST_FACTOR_RE = re.compile(r"(\\cdot|\\times)\s*([A-Za-z])\s*$")
+
+
+def _braced_last_factor(latex: str) -> str:
+    """``a \\cdot t`` -> ``a \\cdot {t}``: math-verify drops a last letter that names a unit (t, s,
+    m, g, h, c, d, l), and ``a \\cdot`` then does not parse (``v*t`` read as nothing, ``3*g`` as 3).
+    After an explicit product sign the letter is a factor."""
+    return _LAST_FACTOR_RE.sub(r"\1{\2}", latex)
 
 
 def _protect_var(s: str, other: str) -> str:

@@ -9,7 +9,8 @@ same inputs; prints ratios (not a test, no pass/fail).
 (b) ``is_equivalent`` over labelled answer pairs (real GSM8K / Omni-MATH answers in several surface
     forms; those answers against whole GSM8K / Omni-MATH solutions, as a GRPO reward sees them;
     hand-made equivalent / different forms; any public sets in ``--data``) vs
-    ``math_verify.parse`` + ``math_verify.verify``: time and agreement with the labels.
+    ``math_verify.parse`` + ``math_verify.verify`` (called plain, and with each bare answer put in
+    ``$...$`` first, as its README writes answers): time and agreement with the labels.
 (c) p99 latency per pair and the share of pairs that reach the bounded symbolic worker.
 """
 
@@ -355,6 +356,27 @@ def mv_baseline() -> Callable[[str, str], bool]:
     return baseline
 
 
+_MATH_MODE_MARKS = ("$", "\\(", "\\[", "\\boxed")
+
+
+def in_math_mode(text: str) -> str:
+    """``text`` in ``$...$`` unless it has math mode or a box already."""
+    return text if any(mark in text for mark in _MATH_MODE_MARKS) else f"${text}$"
+
+
+def mv_math_mode_baseline() -> Callable[[str, str], bool]:
+    """math-verify with each bare answer put in math mode first, as its README writes answers
+    (``parse("${1,3} \\cup {2,4}$")``): its LaTeX extraction needs math mode, so a bare
+    ``\\frac{x}{2}`` is otherwise read as nothing (``2x`` as the number 2). Stronger on bare answers
+    (computer-algebra tables) and slower there: it parses what the plain call skips."""
+    base = mv_baseline()
+
+    def baseline(g: str, p: str) -> bool:
+        return base(in_math_mode(g), in_math_mode(p))
+
+    return baseline
+
+
 FIRST_SLOW_PAIR = ("$x \\geq 5$", "The solution is $x \\leq 5$")
 """A pair the certain path leaves to math-verify: it times the first call of a fresh process."""
 
@@ -368,6 +390,7 @@ def bench_equivalence(
     from rewards.bounded import get_pool
 
     baseline = mv_baseline()
+    wrapped = mv_math_mode_baseline()
     t0 = time.perf_counter()
     first = equivalence.compare(*FIRST_SLOW_PAIR)
     t1 = time.perf_counter()
@@ -381,14 +404,16 @@ def bench_equivalence(
     )
     for g, p, _ in HAND_PAIRS:  # warm math-verify's own lazy regex/parser caches too
         baseline(g, p)
+        wrapped(g, p)
     header = (
         f"    {'set':32s} {'pairs':>5s} {'ours':>7s} {'math-verify':>11s} {'speed':>7s} {'cpu':>7s} "
-        f"{'certain':>8s}"
+        f"{'certain':>8s} {'mv in $..$':>10s} {'speed':>7s}"
     )
     print(header)
     rows = []
     all_ours_t: list[float] = []
     all_base_t: list[float] = []
+    all_wrapped_t: list[float] = []
     cpu_ours = cpu_base = 0.0
     per_pair: list[tuple[float, float, str, str, str, str, bool]] = []
     disagreements: list[str] = []
@@ -407,6 +432,7 @@ def bench_equivalence(
         kids1 = children_cpu_s()
         after = equivalence.path_stats()
         base_t, base_r, base_cpu = time_calls(baseline, pairs)
+        wrapped_t, wrapped_r, _ = time_calls(wrapped, pairs)
         if kids0 is not None and kids1 is not None:
             ours_cpu += kids1 - kids0
         cpu_ours += ours_cpu
@@ -414,30 +440,42 @@ def bench_equivalence(
         labels = [lab for _, _, lab in pairs]
         a_ours = sum(a == b for a, b in zip(ours_r, labels, strict=True)) / len(pairs)
         a_base = sum(a == b for a, b in zip(base_r, labels, strict=True)) / len(pairs)
+        a_wrapped = sum(a == b for a, b in zip(wrapped_r, labels, strict=True)) / len(pairs)
         certain = (after["certain"] - before["certain"]) / len(pairs)
         ratio = sum(base_t) / max(sum(ours_t), 1e-9)
         cpu_ratio = base_cpu / max(ours_cpu, 1e-9)
+        wrapped_ratio = sum(wrapped_t) / max(sum(ours_t), 1e-9)
         print(
             f"    {name:32s} {len(pairs):5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x {cpu_ratio:6.1f}x "
-            f"{certain:8.1%}"
+            f"{certain:8.1%} {a_wrapped:10.1%} {wrapped_ratio:6.1f}x"
         )
-        rows.append((name, len(pairs), a_ours, a_base, ratio, certain))
+        rows.append((name, len(pairs), a_ours, a_base, ratio, certain, a_wrapped, wrapped_ratio))
         all_ours_t += ours_t
         all_base_t += base_t
-        for (g, p, lab), r, b, to, tb, path in zip(pairs, ours_r, base_r, ours_t, base_t, paths, strict=True):
+        all_wrapped_t += wrapped_t
+        for (g, p, lab), r, b, w, to, tb, path in zip(
+            pairs, ours_r, base_r, wrapped_r, ours_t, base_t, paths, strict=True
+        ):
             per_pair.append((to, tb, path, name, g, p, lab))
-            if r != lab and b == lab:
+            if r != lab and (b == lab or w == lab):
+                which = "math-verify" if b == lab else "math-verify in $..$"
                 disagreements.append(
-                    f"      [{name}] label {lab}, math-verify right: gold={g[:70]!r} pred={p[:70]!r}"
+                    f"      [{name}] label {lab}, {which} right: gold={g[:70]!r} pred={p[:70]!r}"
                 )
     total = sum(r[1] for r in rows)
     a_ours = sum(r[1] * r[2] for r in rows) / total
     a_base = sum(r[1] * r[3] for r in rows) / total
     ratio = sum(all_base_t) / max(sum(all_ours_t), 1e-9)
     certain = sum(r[1] * r[5] for r in rows) / total
+    a_wrapped = sum(r[1] * r[6] for r in rows) / total
+    wrapped_ratio = sum(all_wrapped_t) / max(sum(all_ours_t), 1e-9)
     print(
         f"    {'ALL':32s} {total:5d} {a_ours:7.1%} {a_base:11.1%} {ratio:6.1f}x "
-        f"{cpu_base / max(cpu_ours, 1e-9):6.1f}x {certain:8.1%}"
+        f"{cpu_base / max(cpu_ours, 1e-9):6.1f}x {certain:8.1%} {a_wrapped:10.1%} {wrapped_ratio:6.1f}x"
+    )
+    print(
+        "    'mv in $..$': math-verify with each bare answer put in math mode first, as its README "
+        "writes answers; its agreement, and its time over ours"
     )
     print(
         f"    speed: ours {sum(all_ours_t) / total * 1e3:.3f} ms/pair, math-verify "
@@ -457,7 +495,7 @@ def bench_equivalence(
         f"{statistics.median(all_base_t) * 1e3:.3f} ms; total time is dominated by the pairs that "
         "need math-verify (ours runs the same parse+verify for those, in a worker)"
     )
-    print(f"    pairs where ours is wrong and math-verify right: {len(disagreements)}")
+    print(f"    pairs where ours is wrong and math-verify (either call) right: {len(disagreements)}")
     for line in disagreements[:15]:
         print(line)
     for title, key in (("ours", 0), ("math-verify", 1)) if top > 0 else ():

@@ -252,7 +252,7 @@ def _normalize(ans: str) -> str:
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
-    s = s.replace("\\displaystyle", "").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
     s = _DFRAC_RE.sub(r"\\frac", s)
@@ -405,6 +405,22 @@ DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
 
 
 COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+
+
+_NUMBER_GAP = (
+    r"(?:\s|[\"'`\u2019]|\\[,;:! ]"
+    r"|\\(?:q?quad|(?:neg)?(?:thin|med|thick)space|hfill?|[lc]?dots|text\{\s*\})(?![a-zA-Z]))+"
+)
+_JUXTAPOSED_RE = re.compile(r"\d" + _NUMBER_GAP + r"(?=\d)")
+_SPACED_THOUSANDS_RE = re.compile(r"(?<![\d.])\d{1,3}(?:(?:\s|\\[,;: ]|\\thinspace)\d{3})+(?:\.\d+)?(?!\d)")
+
+
+def juxtaposed_numbers(s: str) -> bool:
+    """Whether ``s`` has two numbers with only spacing, quotes or dots between them (``0 42``,
+    ``0\\,42``, ``0"42``, ``0\\ldots42``): two answers, or a number and junk. math-verify reads
+    ``0 42`` as a mixed number (0 + 42), so an answer phrase ``x=0 42`` cut to ``0 42`` would be
+    credited for 42. Digits in groups of three (``1 000 000``) are one number."""
+    return bool(_JUXTAPOSED_RE.search(_SPACED_THOUSANDS_RE.sub("#", s)))
 
 
 _PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from rewards.angles import degrees_as_radians
 from rewards.answer_text import (
     MAX_ANSWER_CHARS,
+    juxtaposed_numbers,
     normalize,
     plain_vector_letters,
     text_key,
@@ -148,7 +149,9 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         ng, np_ = prepare_pair(degrees_as_radians(g), degrees_as_radians(p))  # cos 60° as cos(pi/3)
         ng, np_ = inequality_list_latex(ng) or ng, inequality_list_latex(np_) or np_  # x<-√2, √2<x
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
-        if text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
+        if _two_numbers_as_one(ng, np_):
+            pass  # "Final answer: x=0 42": math-verify's own reading (above) decides
+        elif text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
         result = outcome == EQUAL
     else:
@@ -187,6 +190,12 @@ def _braced_last_factor(latex: str) -> str:
     m, g, h, c, d, l), and ``a \\cdot`` then does not parse (``v*t`` read as nothing, ``3*g`` as 3).
     After an explicit product sign the letter is a factor."""
     return _LAST_FACTOR_RE.sub(r"\1{\2}", latex)
+
+
+def _two_numbers_as_one(gold: str, pred: str) -> bool:
+    """Whether the prepared prediction has two numbers side by side (``0 42``) and the reference
+    does not: sent alone in math mode, math-verify would read them as one mixed number."""
+    return juxtaposed_numbers(pred) and not juxtaposed_numbers(gold)
 
 
 def _protect_var(s: str, other: str) -> str:

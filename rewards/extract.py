@@ -115,7 +115,8 @@ def boxed_answer(text: str) -> str | None:
 
 def _clean_phrase(ans: str) -> str:
     """The answer part of an "answer is ..." capture (up to the end of its math or sentence)."""
-    ans = ans.replace("\\$", "").strip().lstrip(":：").strip()  # "\$18": a dollar sign, not math mode
+    ans = ans.replace("\\$", " ").strip().lstrip(":：").strip()  # "\$18": a dollar sign, not math mode
+    # (a space: "0\$42" is two numbers, not 042)
     if not ans.startswith("$"):
         m = _SENTENCE_END_RE.search(ans)
         if m and "$" not in ans[: m.start()]:

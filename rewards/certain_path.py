@@ -48,6 +48,7 @@ from rewards.equations import (
     equations_of_numbers,
     graph_and_function,
     names_differ,
+    sides_swapped,
 )
 from rewards.exact_numbers import Num, read_number
 from rewards.expression_lists import lists_decide
@@ -160,6 +161,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if "=" in gold and "=" in pred:
         values = equations_of_numbers(gold, pred)
         if values is not None:
+            if sides_swapped(gold, pred):
+                return True  # "2=3" against "3=2": one statement
             return compare_answers(*values, text_words)  # "2+2=4" against "4=4": the values stated
         same = None if text_words else equations_decide(gold, pred)
         if same is not None:

@@ -61,6 +61,15 @@ def equations_of_numbers(gold: str, pred: str) -> tuple[str, str] | None:
     return None if vg is None or vp is None else (vg, vp)
 
 
+def sides_swapped(gold: str, pred: str) -> bool:
+    """``2=3`` and ``3=2``: one equation with its two sides written the other way round (the same
+    statement, true or false; the value each states on its right differs)."""
+    g, p = _two_sides(gold), _two_sides(pred)
+    if g is None or p is None:
+        return False
+    return [side.replace(" ", "") for side in g] == [side.replace(" ", "") for side in reversed(p)]
+
+
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rewards.equations import equations_of_numbers, stated_value
-from rewards.equivalence import decide_fast
+from rewards.equivalence import compare, decide_fast
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,17 @@ def test_equations_of_numbers_needs_two() -> None:
 )
 def test_equations_of_numbers_compare_by_value(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2=3", "3=2", True),  # one false statement, its sides written the other way round
+        ("2=1", "1 = 2", True),
+        ("2+2=4", "4=2+2", True),
+        ("2=3", "5=6", False),  # two different false statements: the values they state
+        ("2=3", "3=4", False),
+    ],
+)
+def test_an_equation_of_numbers_with_its_sides_swapped_is_the_same(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want

@@ -85,6 +85,37 @@ _SUPERSCRIPTS = str.maketrans(
     "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-"
 )
 _BARE_PI_RE = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
+_FRAC_GROUPS_RE = re.compile(r"\\frac\s?\{([^{}]{1,80})\}\s?\{([^{}]{1,80})\}")
+_THOUSANDS_GROUP_RE = re.compile(r"\s*[1-9]\d{0,2}(?:,\d{3})+\s*")
+_SQRT_FRAC_RE = re.compile(r"\\sqrt\s?(\\frac\s?\{[^{}]{1,80}\}\s?\{[^{}]{1,80}\})")
+_SIGNED_EXPONENT_RE = re.compile(r"\^\s?([-+](?:\d+(?:\.\d+)?|[a-zA-Z]))")
+_PAREN_EXPONENT_RE = re.compile(r"\^\s?\(([^()]{1,80})\)")
+_LOG_NAMES_RE = re.compile(r"\\log_\{?e\}?(?![a-zA-Z])|\\lg(?![a-zA-Z])")
+_ABS_RE = re.compile(r"\\abs\s?\{([^{}]{1,200})\}")
+
+
+def _frac_without_thousands(m: re.Match[str]) -> str:
+    parts = [g.replace(",", "") if _THOUSANDS_GROUP_RE.fullmatch(g) else g for g in m.groups()]
+    return f"\\frac{{{parts[0]}}}{{{parts[1]}}}"
+
+
+def textbook_spellings(s: str) -> str:
+    """Spellings that mean one thing, in the form the parsers read: ``\\frac{945}{16,384}`` (a
+    thousands comma in a fraction) -> ``\\frac{945}{16384}``; ``\\sqrt\\frac{3}{5}`` ->
+    ``\\sqrt{\\frac{3}{5}}``; ``x^-3`` -> ``x^{-3}``; ``x^(1/2)`` -> ``x^{(1/2)}``; ``\\log_e`` ->
+    ``\\ln``, ``\\lg`` -> ``\\log_{10}``; ``\\abs{x}`` -> ``|x|``."""
+    if "\\frac" in s:
+        s = _FRAC_GROUPS_RE.sub(_frac_without_thousands, s) if "," in s else s
+        s = _SQRT_FRAC_RE.sub(r"\\sqrt{\1}", s)
+    if "^" in s:
+        s = _PAREN_EXPONENT_RE.sub(r"^{(\1)}", _SIGNED_EXPONENT_RE.sub(r"^{\1}", s))
+    if "\\l" in s:
+        s = _LOG_NAMES_RE.sub(lambda m: "\\ln" if m.group(0).startswith("\\log") else "\\log_{10}", s)
+    if "\\abs" in s:
+        s = _ABS_RE.sub(r"|\1|", s)
+    return s
+
+
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
 """``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
@@ -263,6 +294,7 @@ def _normalize(ans: str) -> str:
         s = new
     s = _WS_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s))
     s = sqrt_parentheses_as_braces(s)
+    s = textbook_spellings(s)
     s = _DEGREE_RE.sub("", s)
     s = _ORDINAL_RE.sub(r"\1", s)
     s = _SUP_BEFORE_SUB_RE.sub(r"\1_\3^\2", s)

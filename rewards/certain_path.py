@@ -80,6 +80,12 @@ from rewards.real_roots import odd_roots_as_real
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
+_SET_OPERATION_RE = re.compile(
+    r"\\\}\s*(?:[-+*/]|\\(?:setminus|smallsetminus|backslash|times|cap|cup|triangle|ominus|oplus)(?![a-zA-Z]))"
+    r"\s*\\\{"
+)
+"""Two sets with an operation between them (``\\{1,2,3\\} - \\{1,2\\}``, ``\\setminus``, ``\\cap``): an
+expression the certain path does not evaluate; read as one list, it was refused against ``\\{3\\}``."""
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 _FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
 
@@ -131,6 +137,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         case_key(gold) == case_key(pred) or (_words(gold) and _words(pred))
     ):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
+    if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):
+        return None
     mg = _CHOICE_RE.match(gold)
     if mg:
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)

@@ -1,0 +1,70 @@
+"""Spellings a textbook or a model uses for one thing are read as that thing
+(rewards.answer_text.textbook_spellings): a thousands comma in a fraction, ``\\sqrt\\frac``, an
+exponent written without braces (``x^-3``, ``x^(1/2)``), ``\\log_e``, ``\\lg``, ``\\abs{}``. And two sets
+with an operation between them (``\\{1,2,3,4\\} - \\{1,2\\}``) get no certain verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.answer_text import textbook_spellings
+from rewards.certain_path import decide_fast
+from rewards.equivalence import compare
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("\\frac{945}{16,384}", "\\frac{945}{16384}"),
+        ("\\frac{1,2}{3}", "\\frac{1,2}{3}"),  # not a thousands group: left alone
+        ("24\\sqrt\\frac{3}{5}", "24\\sqrt{\\frac{3}{5}}"),
+        ("x^-3", "x^{-3}"),
+        ("x^-1y", "x^{-1}y"),
+        ("2^-x", "2^{-x}"),
+        ("x^{-3}", "x^{-3}"),
+        ("x^(1/2)", "x^{(1/2)}"),
+        ("\\log_e(x)", "\\ln(x)"),
+        ("\\log_{e}(1)", "\\ln(1)"),
+        ("\\lg(x)", "\\log_{10}(x)"),
+        ("\\abs{-3}", "|-3|"),
+        ("\\log_{10}(x)", "\\log_{10}(x)"),
+    ],
+)
+def test_textbook_spellings(text: str, read: str) -> None:
+    assert textbook_spellings(text) == read
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\frac{945}{16,384}", "\\frac{945}{16384}", True),
+        ("\\frac{945}{16,384}", "\\frac{945}{16385}", False),
+        ("24\\sqrt{\\frac{3}{5}}", "24\\sqrt\\frac{3}{5}", True),
+        ("x^4/x^7", "x^-3", True),
+        ("x^4/x^7", "x^-2", False),
+        ("(x+2)^-2", "(x^2+4x+4)^-1", True),
+        ("\\frac{x^(1/2)y^(5/2)}{x^(3/2)y^(3/2)}", "x^-1y", True),
+        ("\\log_e(1)", "0", True),
+        ("\\lg(x)", "\\frac{\\ln(x)}{\\ln(10)}", True),
+        ("\\log_{10}(x)", "\\frac{\\log_e(x)}{\\log_e(10)}", True),
+        ("\\lg(x)", "\\ln(x)", False),
+        ("\\abs{-3}", "3", True),
+        ("\\abs{-3}", "-3", False),
+    ],
+)
+def test_textbook_spellings_compare(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)
+
+
+@pytest.mark.parametrize(
+    "gold",
+    [
+        "\\left\\{1,2,3,4\\right\\} - \\left\\{1,2\\right\\}",
+        "\\{1,2,3\\}\\backslash\\{2\\}",
+        "\\{1,2,3\\} \\setminus \\{2\\}",
+        "\\{1,2\\} \\cap \\{2,3\\}",
+    ],
+)
+def test_an_operation_on_sets_gets_no_certain_verdict(gold: str) -> None:
+    assert decide_fast(gold, "\\{3,4\\}") is None
+    assert decide_fast(gold, "\\{1,2\\}") is None

@@ -39,6 +39,7 @@ from rewards.answer_values import (
     values_equal,
     vector_decide,
 )
+from rewards.base_numerals import base_numerals_decide
 from rewards.const_eval import evaluate_exact, huge_factorial
 from rewards.elementary_identity import proves_same_function
 from rewards.equations import (
@@ -139,6 +140,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):
         return None
+    same = base_numerals_decide(gold, pred)
+    if same is not None:
+        return same  # "10001_2" against "101_4": the values
     mg = _CHOICE_RE.match(gold)
     if mg:
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)

@@ -91,6 +91,8 @@ _SQRT_FRAC_RE = re.compile(r"\\sqrt\s?(\\frac\s?\{[^{}]{1,80}\}\s?\{[^{}]{1,80}\
 _SIGNED_EXPONENT_RE = re.compile(r"\^\s?([-+](?:\d+(?:\.\d+)?|[a-zA-Z]))")
 _PAREN_EXPONENT_RE = re.compile(r"\^\s?\(([^()]{1,80})\)")
 _LOG_NAMES_RE = re.compile(r"\\log_\{?e\}?(?![a-zA-Z])|\\lg(?![a-zA-Z])")
+_PRIMES_RE = re.compile(r"\^\s?(?:\{\s?((?:\\prime\s?)+)\}|\\prime(?![a-zA-Z]))")
+_DERIVATIVE_ORDER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\^\{?\(([1-4])\)\}?(?=\s?\()")
 _ABS_RE = re.compile(r"\\abs\s?\{([^{}]{1,200})\}")
 
 
@@ -103,7 +105,8 @@ def textbook_spellings(s: str) -> str:
     """Spellings that mean one thing, in the form the parsers read: ``\\frac{945}{16,384}`` (a
     thousands comma in a fraction) -> ``\\frac{945}{16384}``; ``\\sqrt\\frac{3}{5}`` ->
     ``\\sqrt{\\frac{3}{5}}``; ``x^-3`` -> ``x^{-3}``; ``x^(1/2)`` -> ``x^{(1/2)}``; ``\\log_e`` ->
-    ``\\ln``, ``\\lg`` -> ``\\log_{10}``; ``\\abs{x}`` -> ``|x|``."""
+    ``\\ln``, ``\\lg`` -> ``\\log_{10}``; ``\\abs{x}`` -> ``|x|``; ``f^{\\prime\\prime}(x)`` and
+    ``f^{(2)}(x)`` -> ``f''(x)``."""
     if "\\frac" in s:
         s = _FRAC_GROUPS_RE.sub(_frac_without_thousands, s) if "," in s else s
         s = _SQRT_FRAC_RE.sub(r"\\sqrt{\1}", s)
@@ -113,6 +116,10 @@ def textbook_spellings(s: str) -> str:
         s = _LOG_NAMES_RE.sub(lambda m: "\\ln" if m.group(0).startswith("\\log") else "\\log_{10}", s)
     if "\\abs" in s:
         s = _ABS_RE.sub(r"|\1|", s)
+    if "\\prime" in s:
+        s = _PRIMES_RE.sub(lambda m: "'" * (m.group(1).count("\\prime") if m.group(1) else 1), s)
+    if "^" in s and "(" in s:
+        s = _DERIVATIVE_ORDER_RE.sub(lambda m: m.group(1) + "'" * int(m.group(2)), s)
     return s
 
 
@@ -485,6 +492,16 @@ def undouble_backslashes(text: str) -> str:
     if "\\\\" not in text or not _DOUBLED_CMD_RE.search(text) or _SINGLE_CMD_RE.search(text):
         return text
     return text.replace("\\\\", "\\")
+
+
+_MARKDOWN_BOLD_RE = re.compile(r"(?<![\w)\]}*])\*\*(?=[^\s*])([^*\n]{1,500}?)(?<=[^\s*])\*\*(?![\w(\[{*])")
+
+
+def markdown_bold_removed(text: str) -> str:
+    """``**15**`` -> ``15``, ``The answer is **x + 1**.`` -> ``The answer is x + 1.``: markdown bold
+    around an answer (chat models write it). A power in calculator syntax stays (``x**2``,
+    ``(x+1)**2``: a name or a bracket before the stars)."""
+    return _MARKDOWN_BOLD_RE.sub(r"\1", text) if "**" in text else text
 
 
 _VECTOR_MARKS = ("\\vec", "\\vv", "\\bm", "\\boldsymbol", "\\mathbf", "\\overrightarrow")

@@ -41,6 +41,7 @@ from rewards.answer_values import (
 )
 from rewards.base_numerals import base_numerals_decide
 from rewards.const_eval import evaluate_exact, huge_factorial
+from rewards.derivative_names import derivatives_decide
 from rewards.elementary_identity import proves_same_function
 from rewards.equations import (
     computed_value,
@@ -81,6 +82,7 @@ from rewards.real_roots import odd_roots_as_real
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
+_NAN_RE = re.compile(r"^\s*[-+]?nan\s*$", re.IGNORECASE)
 _SET_OPERATION_RE = re.compile(
     r"\\\}\s*(?:[-+*/]|\\(?:setminus|smallsetminus|backslash|times|cap|cup|triangle|ominus|oplus)(?![a-zA-Z]))"
     r"\s*\\\{"
@@ -134,6 +136,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
     as units or text, not as variables: then no verdict rests on those letters being variables."""
+    if _NAN_RE.match(gold) or _NAN_RE.match(pred):
+        return False  # "not a number" equals nothing, itself included
     if text_key(gold) == text_key(pred) and (
         case_key(gold) == case_key(pred) or (_words(gold) and _words(pred))
     ):
@@ -176,6 +180,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             if sides_swapped(gold, pred):
                 return True  # "2=3" against "3=2": one statement
             return compare_answers(*values, text_words)  # "2+2=4" against "4=4": the values stated
+        same = derivatives_decide(gold, pred, lambda g, p: compare_answers(g, p, text_words))
+        if same is not None:
+            return same  # "f''(x) = 6x" against "\\frac{d^2y}{dx^2} = 6x": the same derivative
         same = None if text_words else equations_decide(gold, pred)
         if same is not None:
             return same  # the same equation up to a nonzero factor, or two different lines

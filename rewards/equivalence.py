@@ -40,6 +40,7 @@ from rewards.angles import degrees_as_radians
 from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     juxtaposed_numbers,
+    markdown_bold_removed,
     normalize,
     plain_vector_letters,
     text_key,
@@ -50,7 +51,7 @@ from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
 from rewards.letter_case import differ_only_in_case
-from rewards.plain_syntax import plain_to_latex
+from rewards.plain_syntax import is_known_name, plain_to_latex
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -123,7 +124,10 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if not gold.strip() or not pred.strip():
         _count("certain")
         return Verdict(False, "certain")
-    gold, pred = plain_vector_letters(gold), plain_vector_letters(pred)
+    gold, pred = (
+        plain_vector_letters(markdown_bold_removed(gold)),
+        plain_vector_letters(markdown_bold_removed(pred)),
+    )
     fast = decide_fast(gold, pred)
     if fast is not None:
         _count("certain")
@@ -178,8 +182,27 @@ def _for_verify(text: str, answer: str | None) -> str:
     """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
     without it ``2\\sqrt{3}`` reads as ``2``), any other text as it is (its end, squeezed)."""
     if answer is text and not any(m in text for m in _MATH_MODE) and len(text) <= MAX_ANSWER_CHARS:
+        if _has_plain_word(text):
+            return verify_text(text)  # "Therefore 0.5", "5, obviously": in math mode, a product of letters
         return f"${_braced_last_factor(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4, not p i/4
     return verify_text(text)
+
+
+_PLAIN_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}(?![A-Za-z])")
+_TEXT_GROUP_RE = re.compile(r"\\(?:text|mathrm|textrm|textbf|mbox|operatorname)\s?\{[^{}]*\}")
+
+
+_OPERATOR_RE = re.compile(r"[+*/^=<>]|\s-\s")
+
+
+def _has_plain_word(text: str) -> bool:
+    """Whether a bare answer without operators has a word of four letters or more outside
+    ``\\text{}`` that no calculator syntax names (``Therefore 0.5``, ``5, obviously``; not
+    ``sqrt``, ``theta``, ``infinity``, nor ``2as + 4for + is + print``, a sum of products)."""
+    outside = _TEXT_GROUP_RE.sub(" ", text)
+    if _OPERATOR_RE.search(outside):
+        return False
+    return any(not is_known_name(w) for w in _PLAIN_WORD_RE.findall(outside))
 
 
 _LAST_FACTOR_RE = re.compile(r"(\\cdot|\\times)\s*([A-Za-z])\s*$")

@@ -368,6 +368,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
         if value is not None and compare_answers(ng, value, text_words) is True:
             return True
+    if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
+        return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):
         if g_sure and _every_box_differs(g, pred, True, text_words):
             return False
@@ -375,6 +377,26 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+_UNIT_TAIL_RE = re.compile(
+    r"(?<=[\d}\s])\s*(?:m|s|t|h|c|l|g|d|cm|mm|km|kg|gm|mg|ml|lt|dm|ft|hr|yr|lb|cc|mt|st|rd)\s*$"
+)
+"""A short unit at the end after a number, a brace or a space (``\\frac{1}{2}m``, ``\\sqrt{2} m``):
+math-verify's normalisation drops these (its unit list), and reads only the value."""
+
+
+def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool:
+    """Whether one answer is the other, a number without letters, with a short unit at its end."""
+    if text_words:
+        return False  # units in \\text{}: the certain path's own unit rules decided
+    tg, tp = _UNIT_TAIL_RE.sub("", gold), _UNIT_TAIL_RE.sub("", pred)
+    if (tg == gold) == (tp == pred) or not tg.strip() or not tp.strip():
+        return False  # no unit, or one on each side
+    bare = gold if tg == gold else pred
+    if re.search(r"[A-Za-z]", COMMAND_RE.sub(" ", bare)):
+        return False  # "2x" against "2x m": a letter may be a variable
+    return compare_answers(tg, tp, text_words) is True
 
 
 _PHRASE_HEAD_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\s*[:：]?\s*", re.IGNORECASE)

@@ -60,3 +60,19 @@ def test_a_plain_word_in_a_bare_answer(text: str, want: bool) -> None:
 )
 def test_chat_answers(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, (gold, pred)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("0.5", "\\frac{1}{2}m", True),  # math-verify reads the "m" as metres
+        ("\\sqrt{2}", "\\sqrt{2} m", True),
+        ("5 m", "6 m", False),
+        ("5", "6 m", False),
+        ("$16\\,\\text{cm}$", "$16\\,\\text{cm}^2$", False),
+    ],
+)
+def test_a_unit_letter_after_a_number_is_math_verifys_to_read(gold: str, pred: str, want: bool) -> None:
+    """The certain path does not refuse a value that only a short unit at its end tells apart:
+    math-verify drops such units (its list: m, s, cm, kg, ...) and decides."""
+    assert compare(gold, pred).equal is want, (gold, pred)

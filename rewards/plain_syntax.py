@@ -72,7 +72,7 @@ _TOKEN_RE = re.compile(r"\s+|\*\*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[A-Za-z]+
 _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
     rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|{'|'.join(_CALLS)}|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
-    rf"|\b(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^(?:-?\d+|[A-Za-z]|\(-?\d+\)))?(?: ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
+    rf"|(?<![A-Za-z])(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^(?:-?\d+|[A-Za-z]|\(-?\d+\)))?(?: ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
     r"|\blog_(?:\d+|[A-Za-z])\(|\bAbs\("
 )
 """What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,

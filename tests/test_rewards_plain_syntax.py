@@ -17,6 +17,8 @@ from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
     [
         ("sqrt(2)/2", "\\sqrt{2}/2"),
         ("x**2 + 1", "x^{2} + 1"),
+        ("24 + 6cos(4)", "24 + 6\\cos (4)"),  # a function right after a number
+        ("24 + 6cos 4", "24 + 6\\cos 4"),
         ("2*exp(-x)", "2 \\cdot e^{-x}"),
         ("pi/4", "\\pi /4"),
         ("5*sin(pi*x/5)", "5 \\cdot \\sin (\\pi \\cdot x/5)"),
@@ -109,6 +111,8 @@ def test_leaves_other_text_alone(text: str) -> None:
         ("3", "log_2(9)", False),
         ("5", "log_10(100000)", True),
         ("x^(1/3)", "cbrt(x)", True),
+        ("$24+6\\cos(4)$", "24 + 6cos(4)", True),
+        ("$24+6\\cos(4)$", "24 + 6cos(5)", False),
     ],
 )
 def test_calculator_syntax_on_the_certain_path(gold: str, pred: str, want: bool) -> None:

@@ -93,6 +93,10 @@ _PAREN_EXPONENT_RE = re.compile(r"\^\s?\(([^()]{1,80})\)")
 _LOG_NAMES_RE = re.compile(r"\\log_\{?e\}?(?![a-zA-Z])|\\lg(?![a-zA-Z])")
 _PRIMES_RE = re.compile(r"\^\s?(?:\{\s?((?:\\prime\s?)+)\}|\\prime(?![a-zA-Z]))")
 _DERIVATIVE_ORDER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\^\{?\(([1-4])\)\}?(?=\s?\()")
+_EAST_EUROPEAN_TRIG_RE = re.compile(r"\\(tg|ctg|cotg|arctg)(?![a-zA-Z])")
+_EAST_EUROPEAN_TRIG = {"tg": "\\tan", "ctg": "\\cot", "cotg": "\\cot", "arctg": "\\arctan"}
+_CBRT_RE = re.compile(r"\\cbrt\s?(?=\{)")
+_THOUSANDS_DOTS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])")
 _ABS_RE = re.compile(r"\\abs\s?\{([^{}]{1,200})\}")
 
 
@@ -106,7 +110,9 @@ def textbook_spellings(s: str) -> str:
     thousands comma in a fraction) -> ``\\frac{945}{16384}``; ``\\sqrt\\frac{3}{5}`` ->
     ``\\sqrt{\\frac{3}{5}}``; ``x^-3`` -> ``x^{-3}``; ``x^(1/2)`` -> ``x^{(1/2)}``; ``\\log_e`` ->
     ``\\ln``, ``\\lg`` -> ``\\log_{10}``; ``\\abs{x}`` -> ``|x|``; ``f^{\\prime\\prime}(x)`` and
-    ``f^{(2)}(x)`` -> ``f''(x)``."""
+    ``f^{(2)}(x)`` -> ``f''(x)``; ``\\tg``, ``\\ctg`` (East European names) -> ``\\tan``, ``\\cot``;
+    ``\\cbrt{x}`` -> ``\\sqrt[3]{x}``; ``1.000.000`` (dots between groups of three, two or more of
+    them: not a decimal) -> ``1000000``."""
     if "\\frac" in s:
         s = _FRAC_GROUPS_RE.sub(_frac_without_thousands, s) if "," in s else s
         s = _SQRT_FRAC_RE.sub(r"\\sqrt{\1}", s)
@@ -116,6 +122,12 @@ def textbook_spellings(s: str) -> str:
         s = _LOG_NAMES_RE.sub(lambda m: "\\ln" if m.group(0).startswith("\\log") else "\\log_{10}", s)
     if "\\abs" in s:
         s = _ABS_RE.sub(r"|\1|", s)
+    if "g" in s and "\\" in s:
+        s = _EAST_EUROPEAN_TRIG_RE.sub(lambda m: _EAST_EUROPEAN_TRIG[m.group(1)], s)
+    if "\\cbrt" in s:
+        s = _CBRT_RE.sub(r"\\sqrt[3]", s)
+    if s.count(".") >= 2:
+        s = _THOUSANDS_DOTS_RE.sub(lambda m: m.group(0).replace(".", ""), s)
     if "\\prime" in s:
         s = _PRIMES_RE.sub(lambda m: "'" * (m.group(1).count("\\prime") if m.group(1) else 1), s)
     if "^" in s and "(" in s:

@@ -43,6 +43,10 @@ _FUNCTIONS = {
     },
     "cosec": "\\csc",
     "cosech": "\\csch",
+    "tg": "\\tan",  # the names used in Russian and other East European textbooks
+    "ctg": "\\cot",
+    "cotg": "\\cot",
+    "arctg": "\\arctan",
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = frozenset(

@@ -28,6 +28,10 @@ from rewards.equivalence import compare
         ("\\lg(x)", "\\log_{10}(x)"),
         ("\\abs{-3}", "|-3|"),
         ("\\log_{10}(x)", "\\log_{10}(x)"),
+        ("\\tg x + \\ctg x", "\\tan x + \\cot x"),
+        ("\\cbrt{x}", "\\sqrt[3]{x}"),
+        ("1.000.000", "1000000"),
+        ("885.000", "885.000"),  # one dot: a decimal, or a thousands group; left alone
     ],
 )
 def test_textbook_spellings(text: str, read: str) -> None:
@@ -50,6 +54,13 @@ def test_textbook_spellings(text: str, read: str) -> None:
         ("\\lg(x)", "\\ln(x)", False),
         ("\\abs{-3}", "3", True),
         ("\\abs{-3}", "-3", False),
+        ("tan(x)", "tg(x)", True),
+        ("cot x", "ctg x", True),
+        ("\\cot(x)", "\\ctg(x)", True),
+        ("\\tan x", "\\ctg x", False),
+        ("\\cbrt{x}", "x^(1/3)", True),
+        ("1000000", "1.000.000", True),
+        ("1000000", "1.000.001", False),
     ],
 )
 def test_textbook_spellings_compare(gold: str, pred: str, want: bool) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from rewards.answer_text import COMMAND_RE, MAX_ANSWER_CHARS, RELATION_OPS, split_top
 from rewards.answer_values import Seq, read_value, values_equal
 from rewards.expressions import CONSTANT_LETTERS
+from rewards.plain_syntax import is_known_name
 
 _NAME = r"[A-Za-z](?:_\{?\w{1,8}\}?)?"  # a letter with an optional subscript
 _ASSIGNMENT_RE = re.compile(rf"^({_NAME}(?:\((?=[^()]*[\d=])[^()]{{1,24}}\))?) ?= ?([^=]+)$")
@@ -133,6 +134,10 @@ _NAMED_RATIO_RE = re.compile(rf"^{NAME}(?: ?: ?{NAME})+ ?= ?(\d+(?: ?: ?\d+)+)$"
 NAMED_RATIO_VALUE_RE = re.compile(rf"^{NAME}(?: ?: ?{NAME})+ ?= ?([^=:<>]+)$")
 
 
+_WORD_NAME_RE = re.compile(r"^\s*([A-Za-z]{3,})\s?=\s?([^=]{1,200})$")
+"""A word of three letters or more naming the value on the right (``result = 3.14``)."""
+
+
 def named_rhs(s: str) -> str | None:
     """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
     ``|AB|=1`` -> ``1``, ``I_{\\max} = \\frac{q_0}{\\sqrt{2LC}}`` -> the fraction. One ``=`` after a
@@ -141,8 +146,13 @@ def named_rhs(s: str) -> str | None:
     m = _NAMED_RATIO_RE.match(s) or NAMED_RATIO_VALUE_RE.match(s)
     if m:  # "V_{1}:V_{2}=11:21" -> "11:21", "A:B=1" -> "1"
         return m.group(1).strip()
+    if any(op in s for op in RELATION_OPS):
+        return None
+    w = _WORD_NAME_RE.match(s)
+    if w and not is_known_name(w.group(1)) and w.group(1).lower() not in w.group(2).lower():
+        return w.group(2).strip()  # "result = 3.14", "area = 25": a word naming the value
     m = _NAMED_RHS_RE.match(s)
-    if not m or any(op in s for op in RELATION_OPS):
+    if not m:
         return None
     names = set(m.group(1) or m.group(3) or m.group(2).replace(" ", "").replace(",", ""))
     subscripted = m.group(1) is not None and s[m.end(1) : m.end(1) + 1] == "_"

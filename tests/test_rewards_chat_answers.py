@@ -76,3 +76,26 @@ def test_a_unit_letter_after_a_number_is_math_verifys_to_read(gold: str, pred: s
     """The certain path does not refuse a value that only a short unit at its end tells apart:
     math-verify drops such units (its list: m, s, cm, kg, ...) and decides."""
     assert compare(gold, pred).equal is want, (gold, pred)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("result = 3.14", "3.14", True),  # a word naming the value, in the reference
+        ("3.14", "result = 3.14", True),
+        ("area = 25", "25", True),
+        ("area = 25", "26", False),
+        ("x = 5", "5", True),
+    ],
+)
+def test_a_reference_that_names_its_value_with_a_word(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)
+
+
+def test_named_rhs_reads_a_word_name_but_not_a_function_or_a_word_on_both_sides() -> None:
+    from rewards.named_values import named_rhs
+
+    assert named_rhs("result = 3.14") == "3.14"
+    assert named_rhs("sin = 5") is None  # a function's name, not a value's
+    assert named_rhs("ans = ans + 1") is None
+    assert named_rhs("area \\le 5") is None

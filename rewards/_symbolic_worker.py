@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import time
 from collections import OrderedDict
@@ -47,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.answer_text import prose_words
+from rewards.answer_text import COMMAND_RE, prose_words
 from rewards.equations_without_solutions import install_no_solution_rule
 from rewards.idle_warm_up import WARM_UP_TEXTS
 from rewards.latex_prediction import install_two_stage_parsing
@@ -212,7 +211,6 @@ def _parse(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     return got
 
 
-_COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
 PROSE_WORDS = 3
 """A text with this many words (:func:`rewards.answer_text.prose_words`, outside LaTeX commands)
 is prose."""
@@ -220,7 +218,7 @@ is prose."""
 
 def is_prose(text: str) -> bool:
     """Whether ``text`` (with no math mode) reads as a sentence rather than a bare answer."""
-    return prose_words(_COMMAND_RE.sub(" ", text[:4000])) >= PROSE_WORDS
+    return prose_words(COMMAND_RE.sub(" ", text[:4000])) >= PROSE_WORDS
 
 
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:

@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from rewards.equations import two_sides
+
 _D = r"(?:\\mathrm\{d\}|\\operatorname\{d\}|d)"
 _PRIMES_RE = re.compile(r"^([a-zA-Z])('{1,9})(?:\s?\(\s?([a-zA-Z])\s?\))?$")
 _LEIBNIZ_RE = re.compile(
@@ -53,13 +55,6 @@ def derivative_named(lhs: str) -> Derivative | None:
     return Derivative(1, m.group(1), m.group(2)) if m else None
 
 
-def _one_equation(s: str) -> tuple[str, str] | None:
-    if s.count("=") != 1 or any(op in s for op in ("<", ">", "\\le", "\\ge", "\\ne")):
-        return None
-    lhs, _, rhs = s.partition("=")
-    return (lhs, rhs) if lhs.strip() and rhs.strip() else None
-
-
 def _conflict(a: str | None, b: str | None, free: str = "") -> bool:
     return a is not None and b is not None and a != b and free not in (a, b)
 
@@ -68,7 +63,7 @@ def derivatives_decide(gold: str, pred: str, compare: Callable[[str, str], bool 
     """For two answers that are one equation each naming a derivative on the left: False when the
     orders differ, ``compare`` of the right sides when they name the same derivative, None when
     the function letters or variables differ or either is not such an equation."""
-    g, p = _one_equation(gold), _one_equation(pred)
+    g, p = two_sides(gold), two_sides(pred)
     if g is None or p is None:
         return None
     dg = derivative_named(g[0])
@@ -79,4 +74,4 @@ def derivatives_decide(gold: str, pred: str, compare: Callable[[str, str], bool 
         return False
     if _conflict(dg.function, dp.function, free="y") or _conflict(dg.variable, dp.variable):
         return None
-    return compare(g[1].strip(), p[1].strip())
+    return compare(g[1], p[1])

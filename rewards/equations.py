@@ -16,7 +16,7 @@ from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
 
-def _two_sides(s: str) -> tuple[str, str] | None:
+def two_sides(s: str) -> tuple[str, str] | None:
     """``(lhs, rhs)`` of a single equation ``lhs = rhs`` (no other relation, chain or list), or None."""
     if s.count("=") != 1 or len(CHAIN_RE.findall(s)) != 1 or any(op in s for op in RELATION_OPS):
         return None
@@ -36,7 +36,7 @@ def computed_value(s: str) -> str | None:
     """``\\log_2(8) = 3`` -> ``3``: the right side of an equation whose left side is a computation
     without free variables (``e^{i\\pi}``, ``\\binom{5}{2}``, a determinant) or a limit; None else
     (``x + 5 = 3`` is not a value: math-verify decides)."""
-    sides = _two_sides(s)
+    sides = two_sides(s)
     if sides is None:
         return None
     lhs, rhs = sides
@@ -47,7 +47,7 @@ def computed_value(s: str) -> str | None:
 def stated_value(s: str) -> str | None:
     """``2+2=4`` -> ``4``, ``\\log_2 8 = 3`` -> ``3``: the right side of one equation between
     numbers (no letter on either side but ``e`` and ``i``, outside commands); else None."""
-    sides = _two_sides(s)
+    sides = two_sides(s)
     if sides is None or set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s))) - CONSTANT_LETTERS:
         return None
     return sides[1]
@@ -64,7 +64,7 @@ def equations_of_numbers(gold: str, pred: str) -> tuple[str, str] | None:
 def sides_swapped(gold: str, pred: str) -> bool:
     """``2=3`` and ``3=2``: one equation with its two sides written the other way round (the same
     statement, true or false; the value each states on its right differs)."""
-    g, p = _two_sides(gold), _two_sides(pred)
+    g, p = two_sides(gold), two_sides(pred)
     if g is None or p is None:
         return False
     return [side.replace(" ", "") for side in g] == [side.replace(" ", "") for side in reversed(p)]
@@ -73,7 +73,7 @@ def sides_swapped(gold: str, pred: str) -> bool:
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""
-    sides = _two_sides(s)
+    sides = two_sides(s)
     if sides is None or VAR_LHS_RE.match(sides[0]) or NAMED_RATIO_VALUE_RE.match(s):
         return False  # a name, or a ratio of names ("A:B = 1")
     return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
@@ -81,7 +81,7 @@ def equation_in_unknowns(s: str) -> bool:
 
 def names_differ(gold: str, pred: str) -> bool:
     """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``)."""
-    sg, sp = _two_sides(gold), _two_sides(pred)
+    sg, sp = two_sides(gold), two_sides(pred)
     if sg is None or sp is None or not VAR_LHS_RE.match(sg[0]) or not VAR_LHS_RE.match(sp[0]):
         return False
     return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
@@ -93,7 +93,7 @@ _FUNCTION_OF_RE = re.compile(r"^[a-zA-Z]\(([a-zA-Z])\)$")
 def graph_and_function(gold: str, pred: str) -> tuple[str, str] | None:
     """``y = 2x + 3`` against ``f(x) = 2x + 3``: the right sides, when one side names ``y`` and the
     other a function of a variable of both right sides; else None."""
-    sg, sp = _two_sides(gold), _two_sides(pred)
+    sg, sp = two_sides(gold), two_sides(pred)
     if sg is None or sp is None:
         return None
     for a, b in ((sg, sp), (sp, sg)):
@@ -117,7 +117,7 @@ def equations_decide(gold: str, pred: str) -> bool | None:
     equal by :func:`rewards.elementary_identity.proves_same_function`; ``y = f`` and ``y = g``
     whose right sides take different values at a point are different
     (:func:`_values_of_a_name_differ`)."""
-    sg, sp = _two_sides(gold), _two_sides(pred)
+    sg, sp = two_sides(gold), two_sides(pred)
     if sg is None or sp is None:
         return None
     dg, dp = _difference(sg), _difference(sp)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from rewards.angles import degrees_as_radians
 from rewards.answer_text import (
     MAX_ANSWER_CHARS,
+    TEXT_CMD_RE,
     juxtaposed_numbers,
     markdown_bold_removed,
     normalize,
@@ -189,7 +190,6 @@ def _for_verify(text: str, answer: str | None) -> str:
 
 
 _PLAIN_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}(?![A-Za-z])")
-_TEXT_GROUP_RE = re.compile(r"\\(?:text|mathrm|textrm|textbf|mbox|operatorname)\s?\{[^{}]*\}")
 
 
 _OPERATOR_RE = re.compile(r"[+*/^=<>]|\s-\s")
@@ -199,7 +199,7 @@ def _has_plain_word(text: str) -> bool:
     """Whether a bare answer without operators has a word of four letters or more outside
     ``\\text{}`` that no calculator syntax names (``Therefore 0.5``, ``5, obviously``; not
     ``sqrt``, ``theta``, ``infinity``, nor ``2as + 4for + is + print``, a sum of products)."""
-    outside = _TEXT_GROUP_RE.sub(" ", text)
+    outside = TEXT_CMD_RE.sub(" ", text)
     if _OPERATOR_RE.search(outside):
         return False
     return any(not is_known_name(w) for w in _PLAIN_WORD_RE.findall(outside))

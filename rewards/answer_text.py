@@ -19,7 +19,10 @@ MAX_ANSWER_CHARS = 2000
 TEXT_CMD_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mbox|operatorname|mathit)\s*\{([^{}]*)\}"
 )
-_SPACING_RE = re.compile(r"\\\\|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~")
+_SPACING_RE = re.compile(
+    r"\\\\|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~"
+    r"|\\(?:neg)?(?:thin|med|thick|en)space(?![a-zA-Z])|\\hspace\*? ?\{[^{}]{0,20}\}"
+)
 _LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])")
 _DEGREE_RE = re.compile(r"\^ ?\{? ?\\circ ?\}?|°|\\degree(?![a-zA-Z])")
 _DFRAC_RE = re.compile(r"\\[dt]frac(?![a-zA-Z])")

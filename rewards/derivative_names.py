@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from rewards.equations import two_sides
 
-_D = r"(?:\\mathrm\{d\}|\\operatorname\{d\}|d)"
+_D = r"(?:\\mathrm\{d\}|\\operatorname\{d\}|d)\s?"  # after normalisation, \mathrm{d} arrives as " d "
 _PRIMES_RE = re.compile(r"^([a-zA-Z])('{1,9})(?:\s?\(\s?([a-zA-Z])\s?\))?$")
 _LEIBNIZ_RE = re.compile(
     rf"^\\frac\s?\{{\s?{_D}(?:\^\{{?([1-9])\}}?)?\s?([a-zA-Z])?\s?\}}"

@@ -79,3 +79,16 @@ def test_textbook_spellings_compare(gold: str, pred: str, want: bool) -> None:
 def test_an_operation_on_sets_gets_no_certain_verdict(gold: str) -> None:
     assert decide_fast(gold, "\\{3,4\\}") is None
     assert decide_fast(gold, "\\{1,2\\}") is None
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("3y^2y'", "3y^2\\hspace{2pt}y^{\\prime}"),
+        ("x+1", "x\\thinspace+\\medspace 1"),
+        ("2x", "2\\hspace*{1em}x"),
+        ("\\frac{1}{2}", "\\frac{1}{\\negthinspace 2}"),
+    ],
+)
+def test_spacing_commands_are_spaces(gold: str, pred: str) -> None:
+    assert compare(gold, pred).equal, (gold, pred)

@@ -48,6 +48,7 @@ from rewards.equations import (
     equation_in_unknowns,
     equations_decide,
     equations_of_numbers,
+    false_step,
     graph_and_function,
     names_differ,
     sides_swapped,
@@ -271,7 +272,7 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
     np_ = rename_variable(ng, np_)
     if "=" not in ng and not CHAIN_RE.search(ng):
         got = chain_tail(np_)
-        if got is not None:
+        if got is not None and not false_step(np_):  # not "7+1 = 42" as 42
             np_ = got
     elif "=" not in np_ and not CHAIN_RE.search(np_):
         got = named_rhs(ng)  # a reference that names its value, against a bare expression
@@ -354,6 +355,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     ng, np_ = prepare_pair(g, p)
     if not ng or not np_:
         return None
+    if "=" not in ng and not CHAIN_RE.search(ng) and false_step(np_):
+        return False  # "7+1 = 42" or "x = 0 = 42" states something false; it does not give 42
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
     verdict = _huge_factorials(ng, np_)
     if verdict is None:
@@ -366,7 +369,7 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         return True  # "all integers k \\ge 2" against "Final answer: All integers $k \\geq 2$."
     if verdict is not True and "=" not in ng and not CHAIN_RE.search(ng):
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
-        if value is not None and compare_answers(ng, value, text_words) is True:
+        if value is not None and not false_step(np_) and compare_answers(ng, value, text_words) is True:
             return True
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres

@@ -1,14 +1,28 @@
 """Equations on the certain path: the same equation up to a factor, different lines, equations
 that give one name values that differ at a point, and the equations that are not values
-(``a + z = 0`` against ``0``) or that compute one (``\\log_2 8 = 3``).
+(``a + z = 0`` against ``0``), that compute one (``\\log_2 8 = 3``) or that state something false
+(``7+1 = 42``: not the value 42).
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
-from rewards.answer_text import CHAIN_RE, COMMAND_RE, DECIMAL_LITERAL_RE, RELATION_OPS, VAR_LHS_RE, split_top
+from rewards.answer_text import (
+    CHAIN_RE,
+    COMMAND_RE,
+    DECIMAL_LITERAL_RE,
+    MAX_ANSWER_CHARS,
+    RELATION_OPS,
+    VAR_LHS_RE,
+    split_chain,
+    split_top,
+)
+from rewards.answer_values import read_value, values_equal
+from rewards.const_eval import evaluate_exact
 from rewards.elementary_identity import proves_same_function
+from rewards.exact_numbers import Num
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
 from rewards.formal_identity import read_pair, same_equation
 from rewards.named_values import NAME, NAMED_RATIO_VALUE_RE
@@ -51,6 +65,39 @@ def stated_value(s: str) -> str | None:
     if sides is None or set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s))) - CONSTANT_LETTERS:
         return None
     return sides[1]
+
+
+_APPROX_RE = re.compile(r"\\(?:approx|cong|equiv|simeq|sim)(?![a-zA-Z])")
+
+
+def false_step(s: str) -> bool:
+    """Whether a chain ``a = b = c`` has a side between numbers (no letter but ``e`` and ``i``)
+    whose value differs from the last side's (``7+1 = 42``, ``x = 0 = 42``): a false statement, not
+    a computation that ends in its last side (``5+5+1 = 11``). A decimal agrees with a value it
+    rounds (``\\frac13 = 0.33``); a side with no exact value here (``\\pi``) is not judged."""
+    s = _APPROX_RE.split(s, maxsplit=1)[0]  # "x = 1/3 \\approx 1.3": the exact value, then a rough one
+    if "=" not in s or len(s) > MAX_ANSWER_CHARS:
+        return False
+    parts = [part.strip() for part in split_chain(s)]
+    last = _number_of(parts[-1]) if len(parts) >= 2 else None
+    if last is None:
+        return False
+    for part in parts[:-1]:
+        if set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", part))) - CONSTANT_LETTERS:
+            continue  # "x" in "x = 0 = 42": a name
+        value = _number_of(part)
+        if value is not None and not values_equal(value, last) and not values_equal(last, value):
+            return True
+    return False
+
+
+def _number_of(side: str) -> Num | None:
+    """One number as written (its decimals kept), or the exact value of a computation."""
+    value = read_value(side)
+    if isinstance(value, Num):
+        return value
+    exact = evaluate_exact(side) if value is None else None
+    return Num(exact, None, False) if isinstance(exact, Fraction) else None
 
 
 def equations_of_numbers(gold: str, pred: str) -> tuple[str, str] | None:

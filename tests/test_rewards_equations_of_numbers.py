@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.equations import equations_of_numbers, stated_value
+from rewards.equations import equations_of_numbers, false_step, stated_value
 from rewards.equivalence import compare, decide_fast
 
 
@@ -63,3 +63,43 @@ def test_equations_of_numbers_compare_by_value(gold: str, pred: str, want: bool)
 )
 def test_an_equation_of_numbers_with_its_sides_swapped_is_the_same(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("7=42", True),
+        ("7+1=42", True),
+        ("x=0=42", True),
+        ("x = 5+5+1 = 42", True),
+        ("0.5=42", True),
+        ("6\\times 7=42", False),
+        ("x = 84/2 = 42", False),
+        ("x = 5+5+1 = 11", False),
+        ("x = \\frac{1}{3} = 0.33", False),  # a decimal that rounds the value before it
+        ("x = 1/3 \\approx 1.3", False),  # only the exact part is judged
+        ("\\pi = 3.14", False),  # no exact value here: not judged
+        ("f(1) = 3 = f(2)", False),  # the last side is not a number
+        ("x = 42", False),
+    ],
+)
+def test_false_step(text: str, want: bool) -> None:
+    assert false_step(text) is want
+
+
+@pytest.mark.parametrize(
+    ("pred", "want"),
+    [
+        ("\\boxed{7=42}", False),
+        ("\\boxed{7+1=42}", False),
+        ("\\boxed{x=0=42}", False),
+        ("Final answer: $x = 5+5+1 = 42$", False),
+        ("\\boxed{6\\times 7=42}", True),
+        ("\\boxed{x = 84/2 = 42}", True),
+        ("The answer is $7 \\cdot 6 = 42$.", True),
+    ],
+)
+def test_a_false_statement_does_not_give_its_last_side(pred: str, want: bool) -> None:
+    """A model that boxes ``7+1 = 42`` states something false; crediting its last side would
+    reward any chain that ends in the reference (math-verify credits it)."""
+    assert compare("42", pred).equal is want, pred

@@ -286,22 +286,39 @@ def greek_as_commands(s: str) -> str:
     return _GREEK_CHAR_RE.sub(lambda m: _GREEK_COMMANDS[m.group(1)] + " ", s)
 
 
+_UNICODE_SYMBOLS = str.maketrans(
+    {
+        "\u2212": "-",  # minus sign
+        "\u2013": "-",  # en dash
+        "\u00d7": "\\times ",
+        "\u00b7": "\\cdot ",
+        "\u22c5": "\\cdot ",
+        "\u00f7": "\\div ",
+        "\u00b1": "\\pm ",
+        "\u2213": "\\mp ",
+        "\u2264": "\\le ",
+        "\u2265": "\\ge ",
+        "\u2260": "\\ne ",
+        "\u2248": "\\approx ",
+        "\u03c0": "\\pi ",
+        "\u221e": "\\infty ",
+        "\u2208": "\\in ",
+        "\u2209": "\\notin ",
+        "\u222a": "\\cup ",
+        "\u2229": "\\cap ",
+        "\u2205": "\\emptyset ",
+        "\u211d": "\\mathbb{R}",
+    }
+)
+"""Unicode math symbols as their LaTeX commands (a model or a web form writes ``x ∈ [-2, 5]``)."""
+
+
 def _normalize(ans: str) -> str:
     s = _strip_wrappers(ans)
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
         s = _INLINE_MATH_MARK_RE.sub(" ", s)
     s = _WS_RE.sub(" ", s)
-    s = (
-        s.replace("\u2212", "-")
-        .replace("\u2013", "-")
-        .replace("\u00d7", "\\times ")
-        .replace("\u00b7", "\\cdot ")
-        .replace("\u2264", "\\le ")
-        .replace("\u2265", "\\ge ")
-        .replace("\u03c0", "\\pi ")
-        .replace("\u221e", "\\infty ")
-        .replace("\u2248", "\\approx ")
-    )
+    s = s.translate(_UNICODE_SYMBOLS)
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)

@@ -1,5 +1,5 @@
-"""Answer forms around a value: a value written before its name, unicode superscripts, pi, roots
-and the approximation sign, a short text that opens with an answer phrase or a word of
+"""Answer forms around a value: a value written before its name, unicode superscripts, pi, roots,
+symbols (∈, ≠, ±, ∪, ÷) and the approximation sign, a short text that opens with an answer phrase or a word of
 approximation, a percent word after a fraction, a trailing backslash."""
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ from rewards.equivalence import compare, decide_fast
         ("\\sqrt{x+1}", "√(x+1)"),
         ("\\frac{\\sqrt{3}}{2}", "√3/2"),
         ("5", "≈5"),  # a unicode approximation sign
+        ("x \\in [-2,5]", "x ∈ [-2,5]"),  # unicode set and relation signs
+        ("(-\\infty,2)\\cup(3,\\infty)", "(-∞, 2) ∪ (3, ∞)"),
+        ("x \\ne 2", "x ≠ 2"),
+        ("3\\pm 2", "3 ± 2"),
+        ("3", "6 ÷ 2"),
+        ("\\emptyset", "∅"),
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),

@@ -138,6 +138,30 @@ def textbook_spellings(s: str) -> str:
     return s
 
 
+_MIXED_FACTOR_RE = re.compile(
+    r"(?<![\w.^_{}\\'])(\d{1,9}) ?\\frac ?\{ ?(\d{1,9}) ?\} ?\{ ?(\d{1,9}) ?\}(?= ?(?:[(A-Za-z^]|\\[A-Za-z]))"
+)
+
+
+def mixed_numbers_grouped(s: str) -> str:
+    """``2\\frac{1}{2}(4)``, ``2\\frac{1}{2}x``, ``2\\frac{1}{2}^2`` -> ``(2+\\frac{1}{2})(4)``, ...: a
+    whole number written just before a proper fraction of whole numbers is a mixed number when a
+    factor or a power follows too, as it is where it stands alone (``2\\frac12``, read by
+    :mod:`rewards.exact_numbers`; math-verify reads that one so too, but ``2\\frac12(4)`` as
+    ``2 \\cdot \\frac12 \\cdot 4``). An improper fraction (``2\\frac{3}{2}``) or a number after
+    ``^``, ``_``, a letter or a brace is a factor, as before."""
+    if "\\frac" not in s:
+        return s
+
+    def grouped(m: re.Match[str]) -> str:
+        num, den = int(m.group(2)), int(m.group(3))
+        if not 0 < num < den:
+            return m.group(0)
+        return f"({m.group(1)}+\\frac{{{num}}}{{{den}}})"
+
+    return _MIXED_FACTOR_RE.sub(grouped, s)
+
+
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
 """``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
@@ -338,6 +362,7 @@ def _normalize(ans: str) -> str:
     s = _ORDINAL_RE.sub(r"\1", s)
     s = _SUP_BEFORE_SUB_RE.sub(r"\1_\3^\2", s)
     s = _FRAC_DIGITS_RE.sub(r"\\frac{\1}{\2}", s)
+    s = mixed_numbers_grouped(s)
     s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
     s = s.replace("\\%", "%").replace("\\!", "")
     s = _PERCENT_WORD_RE.sub(r"\1%", s)

@@ -1,13 +1,14 @@
 """Spellings a textbook or a model uses for one thing are read as that thing
 (rewards.answer_text.textbook_spellings): a thousands comma in a fraction, ``\\sqrt\\frac``, an
-exponent written without braces (``x^-3``, ``x^(1/2)``), ``\\log_e``, ``\\lg``, ``\\abs{}``. And two sets
+exponent written without braces (``x^-3``, ``x^(1/2)``), ``\\log_e``, ``\\lg``, ``\\abs{}``, spacing
+commands, a mixed number before a factor (``2\\frac{1}{2}(4)``). And two sets
 with an operation between them (``\\{1,2,3,4\\} - \\{1,2\\}``) get no certain verdict."""
 
 from __future__ import annotations
 
 import pytest
 
-from rewards.answer_text import textbook_spellings
+from rewards.answer_text import mixed_numbers_grouped, textbook_spellings
 from rewards.certain_path import decide_fast
 from rewards.equivalence import compare
 
@@ -92,3 +93,36 @@ def test_an_operation_on_sets_gets_no_certain_verdict(gold: str) -> None:
 )
 def test_spacing_commands_are_spaces(gold: str, pred: str) -> None:
     assert compare(gold, pred).equal, (gold, pred)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("2\\frac{1}{2}(4)", "(2+\\frac{1}{2})(4)"),
+        ("2\\frac{1}{2}x", "(2+\\frac{1}{2})x"),
+        ("2\\frac{1}{2}^2", "(2+\\frac{1}{2})^2"),
+        ("2\\frac{1}{2}\\sqrt{4}", "(2+\\frac{1}{2})\\sqrt{4}"),
+        ("2\\frac{1}{2}", "2\\frac{1}{2}"),  # alone: read as a mixed number where it stands
+        ("2\\frac{1}{2}+1", "2\\frac{1}{2}+1"),  # math-verify reads a sum so already
+        ("2\\frac{3}{2}x", "2\\frac{3}{2}x"),  # an improper fraction: a product
+        ("x^2\\frac{1}{2}x", "x^2\\frac{1}{2}x"),  # an exponent, then a factor
+        ("a_2\\frac{1}{2}x", "a_2\\frac{1}{2}x"),
+    ],
+)
+def test_mixed_numbers_grouped(text: str, read: str) -> None:
+    assert mixed_numbers_grouped(text) == read
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("10", "2\\frac{1}{2}(4)", True),
+        ("4", "2\\frac{1}{2}(4)", False),
+        ("2.5x", "2\\frac{1}{2}x", True),
+        ("6.25", "2\\frac{1}{2}^2", True),
+        ("y=2.5x-7", "y-3=2\\frac{1}{2}(x-4)", True),
+        ("\\frac{33}{8}in^3", "4\\frac{1}{8}in^3", True),
+    ],
+)
+def test_a_mixed_number_before_a_factor(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

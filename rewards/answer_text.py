@@ -519,6 +519,17 @@ def juxtaposed_numbers(s: str) -> bool:
     return bool(_JUXTAPOSED_RE.search(_SPACED_THOUSANDS_RE.sub("#", s)))
 
 
+_DIGIT_GAP_RE = re.compile(r"(?<=\d) +(?=\d)")
+
+
+def digit_gaps(s: str) -> list[int]:
+    """Where ``s`` has a space between two digits, as offsets in ``s`` without spaces; digits in
+    groups of three (``1 000``) are one number. Two texts equal but for their spaces are one text
+    only if these agree: ``1 1/2`` (a mixed number) is not ``11/2``, nor ``3 8`` the number 38."""
+    s = _SPACED_THOUSANDS_RE.sub(lambda m: m.group(0).replace(" ", ""), s) if " " in s else s
+    return [m.start() - s.count(" ", 0, m.start()) for m in _DIGIT_GAP_RE.finditer(s)]
+
+
 _PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")
 _AROUND_WORD = ".,;:!?()[]\"'"
 

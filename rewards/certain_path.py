@@ -19,6 +19,7 @@ from rewards.answer_text import (
     bare_pi_as_constant,
     case_key,
     chain_tail,
+    digit_gaps,
     drop_common_name,
     drop_var_lhs,
     expand_plus_minus,
@@ -139,8 +140,10 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     as units or text, not as variables: then no verdict rests on those letters being variables."""
     if _NAN_RE.match(gold) or _NAN_RE.match(pred):
         return False  # "not a number" equals nothing, itself included
-    if text_key(gold) == text_key(pred) and (
-        case_key(gold) == case_key(pred) or (_words(gold) and _words(pred))
+    if (
+        text_key(gold) == text_key(pred)
+        and digit_gaps(gold) == digit_gaps(pred)
+        and (case_key(gold) == case_key(pred) or (_words(gold) and _words(pred)))
     ):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.answer_text import juxtaposed_numbers
-from rewards.equivalence import compare
+from rewards.answer_text import digit_gaps, juxtaposed_numbers
+from rewards.equivalence import compare, decide_fast
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,37 @@ def test_two_numbers_in_an_answer_phrase_are_not_one(pred: str) -> None:
 )
 def test_one_number_is_still_read(gold: str, pred: str) -> None:
     assert compare(gold, pred).equal is True
+
+
+@pytest.mark.parametrize(
+    ("text", "gaps"),
+    [
+        ("1 1/2", [1]),
+        ("3 8", [1]),
+        ("11/2", []),
+        ("1 000", []),  # digits grouped in threes: one number
+        ("1 000 000", []),
+        ("x + 1", []),
+        ("(1, 2)", []),
+    ],
+)
+def test_digit_gaps(text: str, gaps: list[int]) -> None:
+    assert digit_gaps(text) == gaps
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("1 1/2", "11/2", False),  # a mixed number, not the same text without its space
+        ("-1 1/2", "-11/2", False),
+        ("1 1/2", "3/2", True),
+        ("1000", "1 000", True),
+        ("(1, 2)", "(1,2)", True),
+    ],
+)
+def test_texts_equal_but_for_a_space_between_digits(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)
+
+
+def test_two_numbers_side_by_side_are_not_their_digits_joined() -> None:
+    assert decide_fast("38", "3 8") is not True

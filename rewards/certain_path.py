@@ -80,6 +80,7 @@ from rewards.named_values import assignments, assignments_decide, named_rhs, ren
 from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
+from rewards.thousands_lists import thousands_list_decide
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
@@ -374,6 +375,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         value = computed_value(np_)  # a reference value against "\\log_2(8) = 3"
         if value is not None and not false_step(np_) and compare_answers(ng, value, text_words) is True:
             return True
+    if verdict is not True and thousands_list_decide(ng, np_, lambda a, b: compare_answers(a, b, text_words)):
+        return True  # "750,000, 350,000" against "750000, 350000": thousands commas in a list
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):

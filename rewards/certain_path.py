@@ -50,6 +50,7 @@ from rewards.equations import (
     equations_decide,
     equations_of_numbers,
     false_step,
+    function_as_y,
     graph_and_function,
     names_differ,
     sides_swapped,
@@ -194,6 +195,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         sides = graph_and_function(gold, pred)
         if sides is not None and compare_answers(*sides, text_words) is True:
             return True  # "y = 2x + 3" is the graph of "f(x) = 2x + 3"
+        sides = function_as_y(gold, pred)
+        if sides is not None and not text_words and equations_decide(*sides) is True:
+            return True  # "y - 4 = 2(t+1)" against "y(t) - 4 = 2(t+1)"
         if names_differ(gold, pred):
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
     if ("=" in gold + pred or ":" in gold + pred) and (

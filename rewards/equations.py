@@ -152,6 +152,29 @@ def graph_and_function(gold: str, pred: str) -> tuple[str, str] | None:
     return None
 
 
+_CALL_RE = re.compile(r"(?<![A-Za-z\\])([A-Za-z]) ?\( ?([a-z]) ?\)")
+_FREE_Y_RE = re.compile(r"y(?! ?\()")
+
+
+def function_as_y(gold: str, pred: str) -> tuple[str, str] | None:
+    """``y - 4 = 2(t+1)`` against ``y(t) - 4 = 2(t+1)`` or ``f(x) - 4 = g(x) + 2`` against
+    ``y - 4 = g(x) + 2``: the pair with the function named only on one side (one letter applied to
+    one variable, not named on the other side) written ``y``, when the other side has ``y`` and
+    this one has no ``y`` of its own; else None."""
+    if gold.count("=") != 1 or pred.count("=") != 1:
+        return None
+    for a, b, flip in ((gold, pred, False), (pred, gold, True)):
+        if not _FREE_Y_RE.search(COMMAND_RE.sub(" ", a)) or _FREE_Y_RE.search(COMMAND_RE.sub(" ", b)):
+            continue  # "y" in "xy" is the letter too
+        names = {m.group(1) for m in _CALL_RE.finditer(b)}
+        own = [f for f in names if f == "y" or not re.search(rf"(?<![A-Za-z\\]){f} ?\(", a)]
+        if len(own) != 1:
+            continue
+        renamed = _CALL_RE.sub(lambda m, f=own[0]: "y" if m.group(1) == f else m.group(0), b)
+        return (renamed, a) if flip else (a, renamed)
+    return None
+
+
 def equations_decide(gold: str, pred: str) -> bool | None:
     """Two polynomial equations in the same 1-3 variables: True when one is the other times a
     nonzero rational (``2x+4y-3=0`` and ``y=-\\frac12x+\\frac34``), proven on a grid

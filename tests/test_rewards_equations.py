@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.equivalence import decide_fast, is_equivalent
+from rewards.equations import function_as_y
+from rewards.equivalence import compare, decide_fast, is_equivalent
 
 
 @pytest.mark.parametrize(
@@ -155,3 +156,35 @@ def test_a_function_defined_by_different_values_is_a_different_function(
     gold: str, pred: str, want: bool | None
 ) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            "y-4=-\\frac{1}{2}(x+1)",
+            "f(x)-4=-\\frac{1}{2}(x+1)",
+            ("y-4=-\\frac{1}{2}(x+1)", "y-4=-\\frac{1}{2}(x+1)"),
+        ),
+        ("y-4=g(x)+2", "f(x)-4=g(x)+2", ("y-4=g(x)+2", "y-4=g(x)+2")),  # g is named on both sides
+        ("y(t)-4=2(t+1)", "y-4=2(t+1)", ("y-4=2(t+1)", "y-4=2(t+1)")),
+        ("y-4=xy", "f(x)-4=xy", None),  # the prediction has a y of its own
+        ("y-4=g(x)+2", "g(x)-4=g(x)+2", None),  # g is named on both sides: not renamed
+        ("y=2", "f(x)=2, g(x)=3", None),  # not one equation each
+    ],
+)
+def test_function_as_y(gold: str, pred: str, want: tuple[str, str] | None) -> None:
+    assert function_as_y(gold, pred) == want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("y-4=-\\frac{1}{2}(x+1)", "f(x)-4=-\\frac{1}{2}(x+1)", True),
+        ("y-4=2(t+1)", "y\\left(t\\right)-4=2\\left(t+1\\right)", True),
+        ("y-4=2(x+1)", "f(x)-4=3(x+1)", False),
+        ("y-4=xy", "f(x)-4=xy", False),
+    ],
+)
+def test_a_function_named_on_one_side_is_y(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

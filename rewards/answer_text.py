@@ -94,7 +94,8 @@ _SQRT_FRAC_RE = re.compile(r"\\sqrt\s?(\\frac\s?\{[^{}]{1,80}\}\s?\{[^{}]{1,80}\
 _SIGNED_EXPONENT_RE = re.compile(r"\^\s?([-+](?:\d+(?:\.\d+)?|[a-zA-Z]))")
 _PAREN_EXPONENT_RE = re.compile(r"\^\s?\(([^()]{1,80})\)")
 _LOG_NAMES_RE = re.compile(r"\\log_\{?e\}?(?![a-zA-Z])|\\lg(?![a-zA-Z])")
-_PRIMES_RE = re.compile(r"\^\s?(?:\{\s?((?:\\prime\s?)+)\}|\\prime(?![a-zA-Z]))")
+_PRIMES_RE = re.compile(r"\^\s?(?:\{\s?((?:\\prime\s?)+)(\^?\{?\d\}?)?\}|\\prime(?![a-zA-Z]))")
+"""``^{\\prime\\prime}``, ``^\\prime``; ``^{\\prime2}`` (a prime, then a power: ``x'^2``)."""
 _DERIVATIVE_ORDER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\^\{?\(([1-4])\)\}?(?=\s?\()")
 _EAST_EUROPEAN_TRIG_RE = re.compile(r"\\(tg|ctg|cotg|arctg)(?![a-zA-Z])")
 _EAST_EUROPEAN_TRIG = {"tg": "\\tan", "ctg": "\\cot", "cotg": "\\cot", "arctg": "\\arctan"}
@@ -106,6 +107,12 @@ _ABS_RE = re.compile(r"\\abs\s?\{([^{}]{1,200})\}")
 def _frac_without_thousands(m: re.Match[str]) -> str:
     parts = [g.replace(",", "") if _THOUSANDS_GROUP_RE.fullmatch(g) else g for g in m.groups()]
     return f"\\frac{{{parts[0]}}}{{{parts[1]}}}"
+
+
+def _primes(m: re.Match[str]) -> str:
+    primes = "'" * (m.group(1).count("\\prime") if m.group(1) else 1)
+    power = m.group(2).strip("^{}") if m.group(2) else ""
+    return f"{primes}^{power}" if power else primes
 
 
 def textbook_spellings(s: str) -> str:
@@ -132,7 +139,7 @@ def textbook_spellings(s: str) -> str:
     if s.count(".") >= 2:
         s = _THOUSANDS_DOTS_RE.sub(lambda m: m.group(0).replace(".", ""), s)
     if "\\prime" in s:
-        s = _PRIMES_RE.sub(lambda m: "'" * (m.group(1).count("\\prime") if m.group(1) else 1), s)
+        s = _PRIMES_RE.sub(_primes, s)
     if "^" in s and "(" in s:
         s = _DERIVATIVE_ORDER_RE.sub(lambda m: m.group(1) + "'" * int(m.group(2)), s)
     return s

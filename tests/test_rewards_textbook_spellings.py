@@ -33,6 +33,8 @@ from rewards.equivalence import compare
         ("\\cbrt{x}", "\\sqrt[3]{x}"),
         ("1.000.000", "1000000"),
         ("885.000", "885.000"),  # one dot: a decimal, or a thousands group; left alone
+        ("3x^{\\prime2}-5y^{\\prime 2}", "3x'^2-5y'^2"),  # a prime, then a power
+        ("f^{\\prime\\prime}(x)", "f''(x)"),
     ],
 )
 def test_textbook_spellings(text: str, read: str) -> None:

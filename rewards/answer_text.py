@@ -99,6 +99,8 @@ _PRIMES_RE = re.compile(r"\^\s?(?:\{\s?((?:\\prime\s?)+)(\^?\{?\d\}?)?\}|\\prime
 _DERIVATIVE_ORDER_RE = re.compile(r"(?<![a-zA-Z\\])([a-zA-Z])\^\{?\(([1-4])\)\}?(?=\s?\()")
 _EAST_EUROPEAN_TRIG_RE = re.compile(r"\\(tg|ctg|cotg|arctg)(?![a-zA-Z])")
 _EAST_EUROPEAN_TRIG = {"tg": "\\tan", "ctg": "\\cot", "cotg": "\\cot", "arctg": "\\arctan"}
+_BARE_FRAC_RE = re.compile(r"(?<![\\A-Za-z])[dt]?frac(?= ?\{)")
+"""``frac{1}{5}``: ``\\frac`` that lost its backslash (a JSON or shell escape gone wrong)."""
 _CBRT_RE = re.compile(r"\\cbrt\s?(?=\{)")
 _THOUSANDS_DOTS_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])")
 _ABS_RE = re.compile(r"\\abs\s?\{([^{}]{1,200})\}")
@@ -121,8 +123,10 @@ def textbook_spellings(s: str) -> str:
     ``\\sqrt{\\frac{3}{5}}``; ``x^-3`` -> ``x^{-3}``; ``x^(1/2)`` -> ``x^{(1/2)}``; ``\\log_e`` ->
     ``\\ln``, ``\\lg`` -> ``\\log_{10}``; ``\\abs{x}`` -> ``|x|``; ``f^{\\prime\\prime}(x)`` and
     ``f^{(2)}(x)`` -> ``f''(x)``; ``\\tg``, ``\\ctg`` (East European names) -> ``\\tan``, ``\\cot``;
-    ``\\cbrt{x}`` -> ``\\sqrt[3]{x}``; ``1.000.000`` (dots between groups of three, two or more of
-    them: not a decimal) -> ``1000000``."""
+    ``\\cbrt{x}`` -> ``\\sqrt[3]{x}``; ``frac{1}{5}`` -> ``\\frac{1}{5}``; ``1.000.000`` (dots between
+    groups of three, two or more of them: not a decimal) -> ``1000000``."""
+    if "frac" in s:
+        s = _BARE_FRAC_RE.sub(r"\\frac", s)
     if "\\frac" in s:
         s = _FRAC_GROUPS_RE.sub(_frac_without_thousands, s) if "," in s else s
         s = _SQRT_FRAC_RE.sub(r"\\sqrt{\1}", s)
@@ -339,9 +343,17 @@ _UNICODE_SYMBOLS = str.maketrans(
         "\u2229": "\\cap ",
         "\u2205": "\\emptyset ",
         "\u211d": "\\mathbb{R}",
+        "\u3001": ",",  # CJK enumeration comma
+        "\uff0c": ",",  # fullwidth comma, semicolon, colon, parentheses
+        "\uff1b": ";",
+        "\uff1a": ":",
+        "\uff08": "(",
+        "\uff09": ")",
+        "\u6216": " or ",  # Chinese "or"
     }
 )
-"""Unicode math symbols as their LaTeX commands (a model or a web form writes ``x ∈ [-2, 5]``)."""
+"""Unicode math symbols as their LaTeX commands (a model or a web form writes ``x ∈ [-2, 5]``), and
+the punctuation of Chinese answers as ASCII (``x=2 或 x=3``, ``1、[-1,1]``)."""
 
 
 def _normalize(ans: str) -> str:
@@ -349,7 +361,7 @@ def _normalize(ans: str) -> str:
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
         s = _INLINE_MATH_MARK_RE.sub(" ", s)
     s = _WS_RE.sub(" ", s)
-    s = s.translate(_UNICODE_SYMBOLS)
+    s = s.replace("\u6216\u8005", "\u6216").translate(_UNICODE_SYMBOLS)  # "或者": "or"
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)

@@ -71,6 +71,7 @@ from rewards.extract import (
     ANSWER_OPEN,
     THINK_CLOSE,
     box_contents,
+    braced,
     extract_answer,
     extract_with_source,
     tail,
@@ -286,7 +287,19 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
         got = named_rhs(ng)  # a reference that names its value, against a bare expression
         if got is not None:
             ng = got
-    return _as_latex(ng), _as_latex(np_)
+    ng, np_ = _as_latex(ng), _as_latex(np_)
+    return _braces_as_set(ng, np_), _braces_as_set(np_, ng)
+
+
+def _braces_as_set(s: str, other: str) -> str:
+    """``{3}`` -> ``\\{3\\}`` when the other answer is a set written ``\\{...\\}``: a model's
+    plain-text set, not a LaTeX group."""
+    if not (other.startswith("\\{") and other.endswith("\\}")):
+        return s
+    if not (s.startswith("{") and s.endswith("}")):
+        return s
+    group = braced(s, 0)
+    return f"\\{{{group[0]}\\}}" if group is not None and group[1] == len(s) else s
 
 
 def _as_latex(s: str) -> str:
@@ -366,6 +379,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     if "=" not in ng and not CHAIN_RE.search(ng) and false_step(np_):
         return False  # "7+1 = 42" or "x = 0 = 42" states something false; it does not give 42
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
+    if " or " in ng and any(compare_answers(a, np_, text_words) is True for a in _one_value_two_ways(ng)):
+        return True  # a reference "2/3 or 0.67" names one value two ways: either is the answer
     verdict = _huge_factorials(ng, np_)
     if verdict is None:
         verdict = compare_answers(ng, np_, text_words)
@@ -390,6 +405,17 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+def _one_value_two_ways(s: str) -> list[str]:
+    """``2/3 or 0.67`` -> ``["2/3", "0.67"]``: a reference that gives one value in two forms (each
+    equal to the other by the certain path, in one direction at least); else ``[]`` (``x=2 or x=3``
+    gives two values: both are the answer)."""
+    parts = [part.strip() for part in s.split(" or ")]
+    if len(parts) != 2 or not all(parts) or any("," in part for part in parts):
+        return []
+    a, b = parts
+    return parts if compare_answers(a, b) is True or compare_answers(b, a) is True else []
 
 
 _UNIT_TAIL_RE = re.compile(

@@ -29,6 +29,13 @@ from rewards.equivalence import compare, decide_fast
         ("3\\pm 2", "3 ± 2"),
         ("3", "6 ÷ 2"),
         ("\\emptyset", "∅"),
+        ("1, [-1,1]", "$1 、[-1,1]$."),  # Chinese punctuation
+        ("x=3, x=2", "x=2 或 x=3"),
+        ("(1,2)", "(1，2)"),
+        ("\\{3\\}", "{3}"),  # a set written in plain text against the same set in LaTeX
+        ("\\{3, 4\\}", "{3, 4}"),
+        ("2/3 or 0.67", "0.67"),  # a reference that gives one value two ways: either form
+        ("2/3 或 0.67", "2/3"),
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),
@@ -74,3 +81,15 @@ def test_a_unicode_root_of_another_number_is_refused() -> None:
 )
 def test_a_trailing_backslash(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("x=2 or x=3", "2"),  # two values: both are the answer
+        ("2/3 or 0.67", "0.5"),
+        ("0.67", "2/3 or 0.67"),  # a prediction that hedges is not one answer
+    ],
+)
+def test_alternatives_only_in_the_reference_and_only_for_one_value(gold: str, pred: str) -> None:
+    assert not compare(gold, pred).equal

@@ -34,6 +34,10 @@ from rewards.equivalence import compare
         ("1.000.000", "1000000"),
         ("885.000", "885.000"),  # one dot: a decimal, or a thousands group; left alone
         ("3x^{\\prime2}-5y^{\\prime 2}", "3x'^2-5y'^2"),  # a prime, then a power
+        ("frac{1}{5}", "\\frac{1}{5}"),  # \frac that lost its backslash
+        ("dfrac{1}{5}", "\\frac{1}{5}"),
+        ("\\dfrac{1}{5}", "\\dfrac{1}{5}"),  # normalised to \frac elsewhere
+        ("fraction{1}", "fraction{1}"),
         ("f^{\\prime\\prime}(x)", "f''(x)"),
     ],
 )

@@ -376,6 +376,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     ng, np_ = prepare_pair(g, p)
     if not ng or not np_:
         return None
+    if disowned(p) and not disowned(g):
+        return False  # "42\\text{ wrong}", "42\\text{ maybe 7}": the text takes the value back
     if "=" not in ng and not CHAIN_RE.search(ng) and false_step(np_):
         return False  # "7+1 = 42" or "x = 0 = 42" states something false; it does not give 42
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
@@ -405,6 +407,34 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         return None  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
+
+
+_TEXT_CONTENT_RE = re.compile(
+    r"\\(?:text|textrm|textnormal|textit|textbf|mathrm|mathit|mathbf|mbox)\s*\{([^{}]{0,200})\}"
+)
+_DISOWNING_RE = re.compile(
+    r"(?<![A-Za-z])(?:wrong|false|incorrect|not|isn't|maybe|perhaps|possibly|unless|otherwise|or)(?![A-Za-z])"
+    r"|[\u2717\u2718\u274c\U0001f6ab\u2260]|\u9519|\u4e0d\u5bf9|\u4e0d\u662f|\u6216",
+    re.IGNORECASE,
+)
+"""Words and marks that take a value back or hedge it: "wrong", "is false", "maybe 7", "unless 7",
+✗, ❌, 🚫, ≠, 错 (wrong), 不对 (not right), 不是 (is not), 或 (or)."""
+
+
+def disowned(answer: str) -> bool:
+    """Whether an answer that starts with math (a digit before its first text) has text that takes
+    its value back or hedges it (``42\\text{ is false}``, ``42\\text{ maybe 7}``): no value to
+    credit. A unit (``42\\text{ apples}``) is not such a text."""
+    if "{" not in answer:
+        return False
+    first = _TEXT_CONTENT_RE.search(answer)
+    if first is None or not any(c.isdigit() for c in answer[: first.start()]):
+        return False
+    for m in _TEXT_CONTENT_RE.finditer(answer):
+        words = m.group(1).replace("\\!", "").replace("\\ ", " ").replace("\\,", " ")
+        if _DISOWNING_RE.search(words):
+            return True
+    return False
 
 
 def _one_value_two_ways(s: str) -> list[str]:

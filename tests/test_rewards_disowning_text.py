@@ -1,0 +1,47 @@
+"""An answer whose text takes its value back or hedges it (``42\\text{ is false}``,
+``42\\text{ maybe 7}``) is not credited (rewards.certain_path.disowned); a unit is not such a text."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.certain_path import disowned
+from rewards.equivalence import compare
+
+
+@pytest.mark.parametrize(
+    ("answer", "want"),
+    [
+        ("42\\text{ wrong}", True),
+        ("42\\text{ is false}", True),
+        ("42\\text{ maybe 7}", True),
+        ("42 \\text{(or 7)}", True),
+        ("42\\textrm{wrong 7}", True),
+        ("42\\mathbf{wrong}", True),
+        ("42\\text{not\\ correct}", True),
+        ("42\\text{n\\!o\\!t 7}", True),
+        ("42\\text{错误}", True),
+        ("42\\text{✗ 7}", True),
+        ("42\\text{ apples}", False),  # a unit
+        ("42\\text{ cm}", False),
+        ("42\\text{ notebooks}", False),  # "not" inside a word
+        ("\\text{not defined}", False),  # no value before the text
+        ("42", False),
+    ],
+)
+def test_disowned(answer: str, want: bool) -> None:
+    assert disowned(answer) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("42", "\\boxed{42\\text{ wrong}}", False),
+        ("42", "\\boxed{42\\text{ maybe 7}}", False),
+        ("42", "The answer is $\\boxed{42 \\text{ (or 7)}}$.", False),
+        ("42", "\\boxed{42\\text{ apples}}", True),
+        ("42\\text{ or more}", "\\boxed{42\\text{ or more}}", True),  # the reference says so too
+    ],
+)
+def test_a_disowned_value_is_not_credited(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, pred

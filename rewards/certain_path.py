@@ -413,12 +413,14 @@ _TEXT_CONTENT_RE = re.compile(
     r"\\(?:text|textrm|textnormal|textit|textbf|mathrm|mathit|mathbf|mbox)\s*\{([^{}]{0,200})\}"
 )
 _DISOWNING_RE = re.compile(
-    r"(?<![A-Za-z])(?:wrong|false|incorrect|not|isn't|maybe|perhaps|possibly|unless|otherwise|or)(?![A-Za-z])"
-    r"|[\u2717\u2718\u274c\U0001f6ab\u2260]|\u9519|\u4e0d\u5bf9|\u4e0d\u662f|\u6216",
+    r"(?<![A-Za-z])(?:wrong|false|incorrect|isn't|not ?(?:correct|right|true|valid|\d))(?![A-Za-z])"
+    r"|[\u2717\u2718\u274c\U0001f6ab\u2260]|\u9519|\u4e0d\u5bf9|\u4e0d\u662f",
     re.IGNORECASE,
 )
-"""Words and marks that take a value back or hedge it: "wrong", "is false", "maybe 7", "unless 7",
-✗, ❌, 🚫, ≠, 错 (wrong), 不对 (not right), 不是 (is not), 或 (or)."""
+"""Words and marks that take a value back: "wrong", "is false", "not correct", "not 7", ✗, ❌, 🚫,
+≠, 错 (wrong), 不对 (not right), 不是 (is not)."""
+_HEDGE_RE = re.compile(r"(?<![A-Za-z])(?:maybe|perhaps|possibly|unless|or)(?![A-Za-z])|\u6216", re.IGNORECASE)
+"""Words that offer another value, when the text has one: "maybe 7", "(or 7)", "unless 7", 或 (or)."""
 
 
 def disowned(answer: str) -> bool:
@@ -432,8 +434,8 @@ def disowned(answer: str) -> bool:
         return False
     for m in _TEXT_CONTENT_RE.finditer(answer):
         words = m.group(1).replace("\\!", "").replace("\\ ", " ").replace("\\,", " ")
-        if _DISOWNING_RE.search(words):
-            return True
+        if _DISOWNING_RE.search(words) or (_HEDGE_RE.search(words) and any(c.isdigit() for c in words)):
+            return True  # not "x < -1 \\text{ or } x > 1", nor "\\text{otherwise}" in a piecewise answer
     return False
 
 

@@ -23,6 +23,9 @@ from rewards.equivalence import compare
         ("42\\text{错误}", True),
         ("42\\text{✗ 7}", True),
         ("42\\text{ apples}", False),  # a unit
+        ("x < -1 \\text{ or } x > 1", False),  # a connector between two parts
+        ("1 \\text{ if } x > 0, 0 \\text{ otherwise}", False),  # a piecewise answer
+        ("42\\text{ or more}", False),
         ("42\\text{ cm}", False),
         ("42\\text{ notebooks}", False),  # "not" inside a word
         ("\\text{not defined}", False),  # no value before the text

@@ -51,10 +51,18 @@ _RELATION_WORDS = {
     "\\geqq": "\\ge ",
     "\\leqslant": "\\le ",
     "\\geqslant": "\\ge ",
+    "\\land": " and ",
+    "\\wedge": " and ",
+    "\\&": " and ",
+    "\\lor": " or ",
+    "\\vee": " or ",
 }
 """Spellings of relations, written the one way the certain path and latex2sympy read: latex2sympy
-reads ``x \\geqq 0`` (the Japanese school form of ``\\ge``) as ``x \\geq q0``, the letter q times 0."""
-_RELATION_WORD_RE = re.compile(r"\\(?:[lg]t|neq|leqq|geqq|leqslant|geqslant)(?![a-zA-Z])|!=|<=|>=")
+reads ``x \\geqq 0`` (the Japanese school form of ``\\ge``) as ``x \\geq q0``, the letter q times 0.
+Logical connectives read as words: ``x=0 \\land y=42`` is two statements, as ``x=0 and y=42`` is."""
+_RELATION_WORD_RE = re.compile(
+    r"\\(?:[lg]t|neq|leqq|geqq|leqslant|geqslant|land|wedge|lor|vee)(?![a-zA-Z])|\\&|!=|<=|>="
+)
 
 
 def _spacing(m: re.Match[str]) -> str:
@@ -475,6 +483,11 @@ def split_chain(s: str) -> list[str]:
     return split_outside_brackets(s, CHAIN_RE)
 
 
+_CONNECTIVE_RE = re.compile(
+    r"\\(?:land|wedge|lor|vee|&)(?![a-zA-Z])|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|[,;]"
+)
+
+
 def chain_tail(s: str) -> str | None:
     """Last side of a prediction written as a chain ``a = b = c`` or ``x \\approx 11``, or None."""
     if any(op in s for op in RELATION_OPS) or len(split_top(s)) > 1:
@@ -489,6 +502,8 @@ def chain_tail(s: str) -> str | None:
     parts = split_chain(s)
     if len(parts) < 2 or not parts[-1].strip():
         return None
+    if len(parts) >= 3 and any(_CONNECTIVE_RE.search(part) for part in parts[1:-1]):
+        return None  # "x=0 \\land y=42": two statements, not a chain that ends in 42
     if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]) or VAR_LHS_RE.match(parts[0]):
         return parts[-1].strip()
     return None

@@ -66,7 +66,8 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
     """Answers that name their values (``p=5, q=2``): compared by name, never by position, so
     ``p=2, q=5`` is not ``p=5, q=2``; several groups compare as a set of groups. A named answer
     against a tuple compares in the named order (``(3, 4)`` for ``a=3, b=4``); against a bare list
-    it is equal when the values match in that order, otherwise (None) math-verify decides. A
+    it is equal when the values match in that order, otherwise (None) math-verify decides; against
+    one value it is different (two named values are not one). A
     prediction that leaves out some of the reference's names is different (``P(X=1)=\\frac13,
     P(X=2)=\\frac12`` for a distribution that also has ``P(X=0)``).
     ``compare_item`` is the certain path's verdict on two single answers (item by item)."""
@@ -76,6 +77,9 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
         if named is None or len(named) != 1 or "=" in bare:
             return None
         items = split_top(bare)
+        one = read_value(bare) if len(items) == 1 and len(named[0]) >= 2 else None
+        if one is not None and not isinstance(one, Seq):
+            return False  # "x=0, y=42" (or "x=0 \\land y=42") against the one value 42
         if len(items) == len(named[0]) and all(
             compare_item(v, item) is True for v, item in zip(named[0].values(), items, strict=True)
         ):

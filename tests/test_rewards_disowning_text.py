@@ -1,5 +1,6 @@
 """An answer whose text takes its value back or hedges it (``42\\text{ is false}``,
-``42\\text{ maybe 7}``) is not credited (rewards.certain_path.disowned); a unit is not such a text."""
+``42\\text{ maybe 7}``) is not credited (rewards.certain_path.disowned); a unit is not such a text.
+Nor are two statements joined by a connective (``x=0 \\land y=42``) one value."""
 
 from __future__ import annotations
 
@@ -48,3 +49,22 @@ def test_disowned(answer: str, want: bool) -> None:
 )
 def test_a_disowned_value_is_not_credited(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, pred
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("42", "\\boxed{x=0 \\land y=42}", False),  # two statements, not a chain ending in 42
+        ("42", "\\boxed{x=0 \\wedge y=42}", False),
+        ("42", "\\boxed{x=0 \\& y=42}", False),
+        ("42", "\\boxed{x=0, y=42}", False),  # two named values are not one value
+        ("x=0, y=42", "42", False),
+        ("x=0, y=42", "\\boxed{x=0 \\land y=42}", True),
+        ("(0,42)", "x=0, y=42", True),  # a tuple in the named order
+        ("(1,3)", "x>1 \\land x<3", True),
+        ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\lor x>1", True),
+        ("42", "\\boxed{x = 5+5+32 = 42}", True),  # a chain
+    ],
+)
+def test_logical_connectives_join_statements(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

@@ -137,6 +137,18 @@ def _words(s: str) -> bool:
     return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
 
 
+_SOLUTION_ITEM_RE = re.compile(r"^([A-Za-z]) ?=(?!=)")
+
+
+def _solution_names(s: str) -> set[str] | None:
+    """The names of a list whose every item is ``name = value`` (``x=5, x=6`` -> ``{x}``), or None."""
+    items = split_top(s)
+    if len(items) < 2:
+        return None
+    found = [_SOLUTION_ITEM_RE.match(item) for item in items]
+    return {m.group(1) for m in found if m} if all(found) else None
+
+
 def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
@@ -201,6 +213,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             return True  # "y - 4 = 2(t+1)" against "y(t) - 4 = 2(t+1)"
         if names_differ(gold, pred):
             return None  # "x = 1" against "y = 1": the name is part of the answer (math-verify)
+        names_g, names_p = _solution_names(gold), _solution_names(pred)
+        if names_g and names_p and names_g != names_p:
+            return None  # "x=5, x=6" against "y=5, y=6": another name, as for one equation
     if ("=" in gold + pred or ":" in gold + pred) and (
         assignments(gold) is not None or assignments(pred) is not None
     ):

@@ -41,7 +41,9 @@ _UNIT_WORDS = frozenset(
         "sec secs s minute minutes min mins hour hours hr hrs h day days week weeks month months year years "
         "unit units sq square cubic dollar dollars cent cents degree degrees deg rad radian radians liter "
         "liters litre litres l ml point points people person persons student students apple apples cookie "
-        "cookies time times way ways mph km/h m/s yuan euro euros rupees rs usd cm^2 cm^3 m^2 m^3 km^2"
+        "cookies time times way ways mph km/h m/s yuan euro euros rupees rs usd cm^2 cm^3 m^2 m^3 km^2 "
+        "mol mole moles mmol kj joule joules kw kwh watt watts newton newtons pa kpa atm volt volts hz khz "
+        "kelvin amp amps ev kev mev"
     ).split()
 )
 _UNIT_TOKEN_RE = re.compile(r"^([a-zA-Z/]+)(?:\^\{?[23]\}?|[23²³])?$")

@@ -36,6 +36,8 @@ from rewards.equivalence import compare, decide_fast
         ("\\{3, 4\\}", "{3, 4}"),
         ("2/3 or 0.67", "0.67"),  # a reference that gives one value two ways: either form
         ("2/3 或 0.67", "2/3"),
+        ("2 mol", "\\boxed{2}"),  # a chemistry unit after the value
+        ("5 kJ", "5"),
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),
@@ -89,6 +91,8 @@ def test_a_trailing_backslash(gold: str, pred: str, want: bool) -> None:
         ("x=2 or x=3", "2"),  # two values: both are the answer
         ("2/3 or 0.67", "0.5"),
         ("0.67", "2/3 or 0.67"),  # a prediction that hedges is not one answer
+        ("5", "5n"),  # a letter glued to a number is a factor, not a unit
+        ("y = 5 , y = 6", "x=5, x=6"),  # solutions named by another variable: math-verify
     ],
 )
 def test_alternatives_only_in_the_reference_and_only_for_one_value(gold: str, pred: str) -> None:

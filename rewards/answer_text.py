@@ -329,6 +329,7 @@ def greek_as_commands(s: str) -> str:
     return _GREEK_CHAR_RE.sub(lambda m: _GREEK_COMMANDS[m.group(1)] + " ", s)
 
 
+_EXCLAIMED_WORD_RE = re.compile(r"[A-Za-z]{3}!+$")
 _UNICODE_SYMBOLS = str.maketrans(
     {
         "\u2212": "-",  # minus sign
@@ -358,6 +359,13 @@ _UNICODE_SYMBOLS = str.maketrans(
         "\uff08": "(",
         "\uff09": ")",
         "\u6216": " or ",  # Chinese "or"
+        "\uff01": "!",
+        "\uff0e": ".",  # fullwidth full stop, signs and digits (an IME left on: "１．５")
+        "\uff0b": "+",
+        "\uff0d": "-",
+        "\uff1d": "=",
+        "\uff0f": "/",
+        **{chr(0xFF10 + d): str(d) for d in range(10)},
     }
 )
 """Unicode math symbols as their LaTeX commands (a model or a web form writes ``x ∈ [-2, 5]``), and
@@ -400,6 +408,8 @@ def _normalize(ans: str) -> str:
     s = thousands_in_an_equation(_WS_RE.sub(" ", s).strip())
     while s.endswith((".", "。")) and not s.endswith(".."):
         s = s[:-1].rstrip()
+    if s.endswith("!") and _EXCLAIMED_WORD_RE.search(s):
+        s = s.rstrip("!").rstrip()  # "Cell Wall!"; not "n!" nor "5!" (factorials)
     if s.endswith("\\") and not s.endswith("\\\\"):
         s = s[:-1].rstrip()  # a lone backslash at the end (185\\) means nothing; a row break is two
     return _strip_wrappers(s)

@@ -38,6 +38,9 @@ from rewards.equivalence import compare, decide_fast
         ("2/3 或 0.67", "2/3"),
         ("2 mol", "\\boxed{2}"),  # a chemistry unit after the value
         ("5 kJ", "5"),
+        ("1.5", "１．５"),  # fullwidth digits (an input method left on)
+        ("cell wall", "Cell Wall!"),  # an exclamation after a word
+        ("120", "5!"),  # a factorial stays one
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)
         ("5", "approximately 5"),

@@ -493,9 +493,7 @@ def split_chain(s: str) -> list[str]:
     return split_outside_brackets(s, CHAIN_RE)
 
 
-_CONNECTIVE_RE = re.compile(
-    r"\\(?:land|wedge|lor|vee|&)(?![a-zA-Z])|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|[,;]"
-)
+_CONNECTIVE_RE = re.compile(r"\\(?:land|wedge|lor|vee|&)(?![a-zA-Z])|(?<![A-Za-z])(?:and|or)(?![A-Za-z])")
 
 
 def chain_tail(s: str) -> str | None:
@@ -512,7 +510,7 @@ def chain_tail(s: str) -> str | None:
     parts = split_chain(s)
     if len(parts) < 2 or not parts[-1].strip():
         return None
-    if len(parts) >= 3 and any(_CONNECTIVE_RE.search(part) for part in parts[1:-1]):
+    if len(parts) >= 3 and any(_CONNECTIVE_RE.search(p) or len(split_top(p)) > 1 for p in parts[1:-1]):
         return None  # "x=0 \\land y=42": two statements, not a chain that ends in 42
     if len(parts) >= 3 or not re.search(r"[A-Za-z]", parts[0]) or VAR_LHS_RE.match(parts[0]):
         return parts[-1].strip()

@@ -424,9 +424,6 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     return verdict
 
 
-_TEXT_CONTENT_RE = re.compile(
-    r"\\(?:text|textrm|textnormal|textit|textbf|mathrm|mathit|mathbf|mbox)\s*\{([^{}]{0,200})\}"
-)
 _DISOWNING_RE = re.compile(
     r"(?<![A-Za-z])(?:wrong|false|incorrect|isn't|not ?(?:correct|right|true|valid|\d))(?![A-Za-z])"
     r"|[\u2717\u2718\u274c\U0001f6ab\u2260]|\u9519|\u4e0d\u5bf9|\u4e0d\u662f",
@@ -444,10 +441,10 @@ def disowned(answer: str) -> bool:
     credit. A unit (``42\\text{ apples}``) is not such a text."""
     if "{" not in answer:
         return False
-    first = _TEXT_CONTENT_RE.search(answer)
+    first = TEXT_CMD_RE.search(answer)
     if first is None or not any(c.isdigit() for c in answer[: first.start()]):
         return False
-    for m in _TEXT_CONTENT_RE.finditer(answer):
+    for m in TEXT_CMD_RE.finditer(answer):
         words = m.group(1).replace("\\!", "").replace("\\ ", " ").replace("\\,", " ")
         if _DISOWNING_RE.search(words) or (_HEDGE_RE.search(words) and any(c.isdigit() for c in words)):
             return True  # not "x < -1 \\text{ or } x > 1", nor "\\text{otherwise}" in a piecewise answer

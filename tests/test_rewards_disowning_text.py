@@ -64,6 +64,8 @@ def test_a_disowned_value_is_not_credited(gold: str, pred: str, want: bool) -> N
         ("(1,3)", "x>1 \\land x<3", True),
         ("(-\\infty,-1)\\cup(1,\\infty)", "x<-1 \\lor x>1", True),
         ("42", "\\boxed{x = 5+5+32 = 42}", True),  # a chain
+        ("42", "\\boxed{x = f(1,2) = 42}", True),  # a comma inside brackets joins nothing
+        ("42", "\\boxed{x=0, y=1 = 42}", False),
     ],
 )
 def test_logical_connectives_join_statements(gold: str, pred: str, want: bool) -> None:

@@ -359,7 +359,7 @@ def answer_of(text: str) -> str | None:
         return extract_answer(text)
     if len(text) > MAX_ANSWER_CHARS:
         return extract_answer(text)
-    if _is_sentence(text) or _ANSWER_PHRASE_RE.match(text):
+    if _is_sentence(text) or _ANSWER_PHRASE_RE.match(text) or _LATER_ANSWER_PHRASE_RE.search(text):
         got = extract_answer(text)
         return got if got is not None and not _is_sentence(got) else None
     approx = _APPROX_WORD_RE.match(text)
@@ -370,6 +370,8 @@ def answer_of(text: str) -> str | None:
 
 _ANSWER_PHRASE_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\b", re.IGNORECASE)
 """A short text that opens with an answer phrase ("Answer: 162x^4"): its answer is what follows."""
+_LATER_ANSWER_PHRASE_RE = re.compile(r"[.\n]\s*(?:final answer|the answer is|answer)\s*:", re.IGNORECASE)
+"""An answer phrase after a sentence's end or a line break ("9:30 + 2:45 = 12:15. Answer: 12:15")."""
 _APPROX_WORD_RE = re.compile(
     r"^\s*(?:approximately|approx\.?|roughly|about|around|nearly|circa)\s+(?=[-+$\\\d.(])", re.IGNORECASE
 )

@@ -40,6 +40,7 @@ from rewards.equivalence import compare, decide_fast
         ("5 kJ", "5"),
         ("1.5", "１．５"),  # fullwidth digits (an input method left on)
         ("cell wall", "Cell Wall!"),  # an exclamation after a word
+        ("12:15", "9:30 + 2:45 = 12:15. Answer: 12:15"),  # an answer phrase after a sentence
         ("120", "5!"),  # a factorial stays one
         ("0.005", "\\frac{1}{2}\\text{ percent}"),  # a percent word after a fraction
         ("7.55N", "roughly 7.55N"),  # a word of approximation (evalscope's PhyX test)

@@ -92,6 +92,8 @@ def extract_solution(solution_str: str, method: str = "strict") -> str | None:
 def _gold_number(ground_truth: Any) -> Decimal | None:
     if isinstance(ground_truth, bool) or not isinstance(ground_truth, str | int | float):
         return None
+    if isinstance(ground_truth, int):
+        return Decimal(ground_truth)  # no str(): an int past 4,300 digits cannot be printed
     gt = ground_truth if isinstance(ground_truth, str) else repr(ground_truth)
     hashes = _hash_numbers(gt)
     return _to_decimal(hashes[-1] if hashes else gt)

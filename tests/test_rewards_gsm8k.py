@@ -68,3 +68,12 @@ def test_dispatch_routes_gsm8k_and_math_sources() -> None:
     assert dispatch_score("math", "\\boxed{3}", "4")["acc"] == 0
     assert dispatch_score("math", "nothing", "4")["score"] == 0.0
     assert set(dispatch_score("math", "nothing", "4")) == set(dispatch_score("openai/gsm8k", "#### 4", "4"))
+
+
+def test_an_int_ground_truth_of_any_size_is_read_without_an_error(caplog: pytest.LogCaptureFixture) -> None:
+    """An int past Python's 4,300-digit printing limit is compared, not logged as a failure."""
+    huge = 10**5000
+    with caplog.at_level("ERROR"):
+        assert compute_score("openai/gsm8k", "#### 5", huge)["acc"] == 0
+        assert compute_score("openai/gsm8k", "#### 5", 5)["acc"] == 1
+    assert not caplog.records

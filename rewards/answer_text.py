@@ -372,12 +372,36 @@ _UNICODE_SYMBOLS = str.maketrans(
 the punctuation of Chinese answers as ASCII (``x=2 或 x=3``, ``1、[-1,1]``)."""
 
 
+_CHINESE_MATH = {
+    "\u5927\u4e8e\u7b49\u4e8e": " \\ge ",  # 大于等于
+    "\u5c0f\u4e8e\u7b49\u4e8e": " \\le ",  # 小于等于
+    "\u4e0d\u7b49\u4e8e": " \\ne ",  # 不等于
+    "\u5927\u4e8e": " > ",  # 大于
+    "\u5c0f\u4e8e": " < ",  # 小于
+    "\u5c5e\u4e8e": " \\in ",  # 属于
+    "\u6216\u8005": " or ",  # 或者
+    "\u5e76\u4e14": " and ",  # 并且
+    "\u4e14": " and ",  # 且
+    "\u5168\u4f53\u5b9e\u6570": "\\mathbb{R}",  # 全体实数
+    "\u5b9e\u6570\u96c6": "\\mathbb{R}",  # 实数集
+    "\u7a7a\u96c6": "\\emptyset",  # 空集
+    "\u65e0\u5b9e\u6570\u89e3": "\\emptyset",  # 无实数解
+    "\u65e0\u89e3": "\\emptyset",  # 无解
+}
+"""Chinese words of relations and sets, as the certain path reads them (``x大于等于3`` is ``x \\ge 3``,
+``空集`` the empty set)."""
+_CHINESE_MATH_RE = re.compile("|".join(sorted(_CHINESE_MATH, key=len, reverse=True)))
+_CJK_RE = re.compile("[\u4e00-\u9fff]")
+
+
 def _normalize(ans: str) -> str:
     s = _strip_wrappers(ans)
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
         s = _INLINE_MATH_MARK_RE.sub(" ", s)
     s = _WS_RE.sub(" ", s)
-    s = s.replace("\u6216\u8005", "\u6216").translate(_UNICODE_SYMBOLS)  # "或者": "or"
+    if _CJK_RE.search(s):
+        s = _CHINESE_MATH_RE.sub(lambda m: _CHINESE_MATH[m.group(0)], s)
+    s = s.translate(_UNICODE_SYMBOLS)
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)

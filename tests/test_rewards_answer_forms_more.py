@@ -31,6 +31,10 @@ from rewards.equivalence import compare, decide_fast
         ("\\emptyset", "∅"),
         ("1, [-1,1]", "$1 、[-1,1]$."),  # Chinese punctuation
         ("x=3, x=2", "x=2 或 x=3"),
+        ("[3, +\\infty)", "x大于等于3"),  # Chinese words of relations and sets
+        ("(-\\infty, 5)", "x小于5"),
+        ("\\emptyset", "空集"),
+        ("\\emptyset", "无解"),
         ("(1,2)", "(1，2)"),
         ("\\{3\\}", "{3}"),  # a set written in plain text against the same set in LaTeX
         ("\\{3, 4\\}", "{3, 4}"),
@@ -101,3 +105,7 @@ def test_a_trailing_backslash(gold: str, pred: str, want: bool) -> None:
 )
 def test_alternatives_only_in_the_reference_and_only_for_one_value(gold: str, pred: str) -> None:
     assert not compare(gold, pred).equal
+
+
+def test_a_chinese_relation_word_keeps_its_meaning() -> None:
+    assert not compare("[3, +\\infty)", "x大于3").equal  # 大于 is >, not >=

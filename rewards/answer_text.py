@@ -158,19 +158,19 @@ def textbook_spellings(s: str) -> str:
 
 
 _MIXED_FACTOR_RE = re.compile(
-    r"(?<![\w.^_{}\\'])(\d{1,9}) ?\\frac ?\{ ?(\d{1,9}) ?\} ?\{ ?(\d{1,9}) ?\}(?= ?(?:[(A-Za-z^]|\\[A-Za-z]))"
+    r"(?<![\w.^_{}\\'])(\d{1,9}) ?\\frac ?\{ ?(\d{1,9}) ?\} ?\{ ?(\d{1,9}) ?\}(?= ?(?:[(A-Za-z^+-]|\\[A-Za-z]))"
 )
+_MIXED_PLAIN_RE = re.compile(r"(?<![\w.^_{}/\\'])(\d{1,9}) (\d{1,9})/(\d{1,9})(?= ?[+-] ?\d)")
+"""``1 1/2 + 1/2``: a mixed number written with a slash, in a sum."""
 
 
 def mixed_numbers_grouped(s: str) -> str:
     """``2\\frac{1}{2}(4)``, ``2\\frac{1}{2}x``, ``2\\frac{1}{2}^2`` -> ``(2+\\frac{1}{2})(4)``, ...: a
     whole number written just before a proper fraction of whole numbers is a mixed number when a
-    factor or a power follows too, as it is where it stands alone (``2\\frac12``, read by
-    :mod:`rewards.exact_numbers`; math-verify reads that one so too, but ``2\\frac12(4)`` as
-    ``2 \\cdot \\frac12 \\cdot 4``). An improper fraction (``2\\frac{3}{2}``) or a number after
-    ``^``, ``_``, a letter or a brace is a factor, as before."""
-    if "\\frac" not in s:
-        return s
+    factor, a power or a sum follows too, as it is where it stands alone (``2\\frac12``, read by
+    :mod:`rewards.exact_numbers`; math-verify reads that one and sums so too, but ``2\\frac12(4)`` as
+    ``2 \\cdot \\frac12 \\cdot 4``); ``1 1/2 + 1/2`` too. An improper fraction (``2\\frac{3}{2}``)
+    or a number after ``^``, ``_``, a letter or a brace is a factor, as before."""
 
     def grouped(m: re.Match[str]) -> str:
         num, den = int(m.group(2)), int(m.group(3))
@@ -178,7 +178,11 @@ def mixed_numbers_grouped(s: str) -> str:
             return m.group(0)
         return f"({m.group(1)}+\\frac{{{num}}}{{{den}}})"
 
-    return _MIXED_FACTOR_RE.sub(grouped, s)
+    if "\\frac" in s:
+        s = _MIXED_FACTOR_RE.sub(grouped, s)
+    if "/" in s and " " in s:
+        s = _MIXED_PLAIN_RE.sub(grouped, s)
+    return s
 
 
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")

@@ -9,6 +9,7 @@ them, unions, constants, and expressions that provably vary. See docs/rewards.md
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from rewards.angles import degrees_as_radians, reference_trig_in_degrees, whole_trig_in_degrees
 from rewards.answer_text import (
@@ -261,6 +262,12 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return False  # "a + z = 0" is an equation, not the value 0
     if is_scalar(gold, vg) and is_inequality(pred) or is_scalar(pred, vp) and is_inequality(gold):
         return False  # a number against "x \\ge 5" or "2 < x < 5" (math-verify: never equal)
+    if (vg is None) != (vp is None):
+        number, other = (vp, gold) if vg is None else (vg, pred)
+        if isinstance(number, Num) and number.digits is None and not number.percent:
+            exact = constant_value(other)
+            if isinstance(exact, Fraction):
+                return exact == number.value  # "3 1/2" against "(2+\\frac12) + 1": exact values
     if vg is None or vp is None:
         got = complex_constants_decide(gold, pred)
         if got is None:

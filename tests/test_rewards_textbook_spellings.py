@@ -109,7 +109,9 @@ def test_spacing_commands_are_spaces(gold: str, pred: str) -> None:
         ("2\\frac{1}{2}^2", "(2+\\frac{1}{2})^2"),
         ("2\\frac{1}{2}\\sqrt{4}", "(2+\\frac{1}{2})\\sqrt{4}"),
         ("2\\frac{1}{2}", "2\\frac{1}{2}"),  # alone: read as a mixed number where it stands
-        ("2\\frac{1}{2}+1", "2\\frac{1}{2}+1"),  # math-verify reads a sum so already
+        ("2\\frac{1}{2}+1", "(2+\\frac{1}{2})+1"),  # in a sum too (math-verify reads it so)
+        ("1 1/2 + 1/2", "(1+\\frac{1}{2}) + 1/2"),  # with a slash, in a sum
+        ("x = 1 1/2", "x = 1 1/2"),  # alone on its side: read where it stands
         ("2\\frac{3}{2}x", "2\\frac{3}{2}x"),  # an improper fraction: a product
         ("x^2\\frac{1}{2}x", "x^2\\frac{1}{2}x"),  # an exponent, then a factor
         ("a_2\\frac{1}{2}x", "a_2\\frac{1}{2}x"),
@@ -128,6 +130,9 @@ def test_mixed_numbers_grouped(text: str, read: str) -> None:
         ("6.25", "2\\frac{1}{2}^2", True),
         ("y=2.5x-7", "y-3=2\\frac{1}{2}(x-4)", True),
         ("\\frac{33}{8}in^3", "4\\frac{1}{8}in^3", True),
+        ("2", "1 1/2 + 1/2", True),
+        ("2\\frac{1}{2} + 1", "3 1/2", True),
+        ("2\\frac{1}{2} + 1", "3 1/3", False),
     ],
 )
 def test_a_mixed_number_before_a_factor(gold: str, pred: str, want: bool) -> None:

@@ -429,6 +429,8 @@ def _normalize(ans: str) -> str:
     s = _THOUSANDS_BRACE_RE.sub(r"\1", s)
     s = s.replace("\\%", "%").replace("\\!", "")
     s = _PERCENT_WORD_RE.sub(r"\1%", s)
+    if " ou " in s:
+        s = s.replace(" ou ", " or ")  # French and Portuguese "or": "x=2 ou x=-2"
     if s.count("$") >= 4:
         s = joined_inequality_segments(s)
     s = _CURRENCY_RE.sub("", s)

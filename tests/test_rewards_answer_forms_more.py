@@ -31,6 +31,7 @@ from rewards.equivalence import compare, decide_fast
         ("\\emptyset", "∅"),
         ("1, [-1,1]", "$1 、[-1,1]$."),  # Chinese punctuation
         ("x=3, x=2", "x=2 或 x=3"),
+        ("x=2 ou x=-2", "x=-2 ou x=2"),  # French "or"
         ("[3, +\\infty)", "x大于等于3"),  # Chinese words of relations and sets
         ("(-\\infty, 5)", "x小于5"),
         ("\\emptyset", "空集"),

@@ -25,6 +25,8 @@ _FIRST_GROUP_RE = re.compile(r"(?<![\d.])[1-9]\d{0,2}$")
 _BRACKETS = {"(": ")", "[": "]", "\\{": "\\}", "{": "}"}
 MAX_READINGS = 8
 MAX_ITEMS = 40
+MAX_STEPS = 2000
+"""Readings tried at most per text: the ways to group commas grow exponentially with their count."""
 
 
 def _balanced(s: str) -> bool:
@@ -59,11 +61,15 @@ def readings(s: str, count: int) -> list[str]:
     if len(parts) <= count or len(parts) > MAX_ITEMS or len(s) > MAX_ANSWER_CHARS:
         return []
     found: list[str] = []
+    steps = [0]
 
     def walk(k: int, done: list[str], current: str, grouped: bool) -> None:
         """``grouped``: ``current`` already ends in a thousands group of three digits."""
-        if len(found) >= MAX_READINGS or len(done) + 1 > count:
+        steps[0] += 1
+        if len(found) >= MAX_READINGS or steps[0] > MAX_STEPS:
             return
+        if len(done) + 1 > count or len(done) + 1 + len(parts) - k < count:
+            return  # too many items already, or too few left to reach ``count``
         if k == len(parts):
             if len(done) + 1 == count:
                 found.append(open_ + ",".join([*done, current]) + close)

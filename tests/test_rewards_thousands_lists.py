@@ -45,3 +45,10 @@ def test_readings(text: str, count: int, want: list[str]) -> None:
 )
 def test_thousands_commas_in_a_list(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, (gold, pred)
+
+
+def test_readings_of_many_commas_are_bounded() -> None:
+    """Forty commas that could each be a thousands comma: the search stops early (no 2^40 walk)."""
+    text = ",".join(["7", *["123"] * 38, "x"])
+    for count in (2, 20, 35):
+        assert len(readings(text, count)) <= 8

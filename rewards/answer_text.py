@@ -599,7 +599,12 @@ def digit_gaps(s: str) -> list[int]:
     groups of three (``1 000``) are one number. Two texts equal but for their spaces are one text
     only if these agree: ``1 1/2`` (a mixed number) is not ``11/2``, nor ``3 8`` the number 38."""
     s = _SPACED_THOUSANDS_RE.sub(lambda m: m.group(0).replace(" ", ""), s) if " " in s else s
-    return [m.start() - s.count(" ", 0, m.start()) for m in _DIGIT_GAP_RE.finditer(s)]
+    gaps, spaces, seen = [], 0, 0
+    for m in _DIGIT_GAP_RE.finditer(s):
+        spaces += s.count(" ", seen, m.start())
+        seen = m.start()
+        gaps.append(m.start() - spaces)
+    return gaps
 
 
 _PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")

@@ -377,7 +377,9 @@ def answer_of(text: str) -> str | None:
 
 _ANSWER_PHRASE_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\b", re.IGNORECASE)
 """A short text that opens with an answer phrase ("Answer: 162x^4"): its answer is what follows."""
-_LATER_ANSWER_PHRASE_RE = re.compile(r"[.\n]\s*(?:final answer|the answer is|answer)\s*:", re.IGNORECASE)
+_LATER_ANSWER_PHRASE_RE = re.compile(
+    r"[.\n][ \t]*(?:final answer|the answer is|answer)[ \t]*:", re.IGNORECASE
+)
 """An answer phrase after a sentence's end or a line break ("9:30 + 2:45 = 12:15. Answer: 12:15")."""
 _APPROX_WORD_RE = re.compile(
     r"^\s*(?:approximately|approx\.?|roughly|about|around|nearly|circa)\s+(?=[-+$\\\d.(])", re.IGNORECASE

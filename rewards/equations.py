@@ -117,12 +117,21 @@ def sides_swapped(gold: str, pred: str) -> bool:
     return [side.replace(" ", "") for side in g] == [side.replace(" ", "") for side in reversed(p)]
 
 
+_BRACKETED_NAME_RE = re.compile(
+    r"^(?:\[[^\[\]=]{1,40}\]|\\[lL]Vert[^=]{1,40}\\[rR]Vert|\\\|[^=]{1,40}\\\||\|[^|=]{1,40}\|)$"
+)
+
+
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""
     sides = two_sides(s)
     if sides is None or VAR_LHS_RE.match(sides[0]) or NAMED_RATIO_VALUE_RE.match(s):
         return False  # a name, or a ratio of names ("A:B = 1")
+    if _BRACKETED_NAME_RE.match(sides[0]):
+        return (
+            False  # "[K:\\mathbb Q] = 16", "\\lVert T \\rVert = 1", "|A| = 3": a quantity named in brackets
+        )
     return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
 
 

@@ -188,3 +188,16 @@ def test_function_as_y(gold: str, pred: str, want: tuple[str, str] | None) -> No
 )
 def test_a_function_named_on_one_side_is_y(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, (gold, pred)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("[K:\\mathbb Q]=16", "16", True),  # a quantity named in brackets, not an equation in K and Q
+        ("[K:\\mathbb Q]=16", "8", False),
+        ("|A|=3", "3", True),
+        ("a+z=0", "0", False),  # an equation in unknowns is not the value 0
+    ],
+)
+def test_a_bracketed_name_on_the_left_names_the_value(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want, (gold, pred)

@@ -25,7 +25,7 @@ from rewards.elementary_identity import proves_same_function
 from rewards.exact_numbers import Num
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
 from rewards.formal_identity import read_pair, same_equation
-from rewards.named_values import NAME, NAMED_RATIO_VALUE_RE
+from rewards.named_values import BRACKETED_NAME_RE, NAME, NAMED_RATIO_VALUE_RE
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
@@ -117,18 +117,13 @@ def sides_swapped(gold: str, pred: str) -> bool:
     return [side.replace(" ", "") for side in g] == [side.replace(" ", "") for side in reversed(p)]
 
 
-_BRACKETED_NAME_RE = re.compile(
-    r"^(?:\[[^\[\]=]{1,40}\]|\\[lL]Vert[^=]{1,40}\\[rR]Vert|\\\|[^=]{1,40}\\\||\|[^|=]{1,40}\|)$"
-)
-
-
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""
     sides = two_sides(s)
     if sides is None or VAR_LHS_RE.match(sides[0]) or NAMED_RATIO_VALUE_RE.match(s):
         return False  # a name, or a ratio of names ("A:B = 1")
-    if _BRACKETED_NAME_RE.match(sides[0]):
+    if BRACKETED_NAME_RE.match(sides[0]):
         return (
             False  # "[K:\\mathbb Q] = 16", "\\lVert T \\rVert = 1", "|A| = 3": a quantity named in brackets
         )

@@ -142,6 +142,12 @@ _WORD_NAME_RE = re.compile(r"^\s*([A-Za-z]{3,})\s?=\s?([^=]{1,200})$")
 """A word of three letters or more naming the value on the right (``result = 3.14``)."""
 
 
+BRACKETED_NAME_RE = re.compile(
+    r"^(?:\[[^\[\]=]{1,40}\]|\\[lL]Vert[^=]{1,40}\\[rR]Vert|\\\|[^=]{1,40}\\\||\|[^|=]{1,40}\|)$"
+)
+"""A quantity named in brackets: ``[K:\\mathbb Q]``, ``\\lVert T^n \\rVert``, ``\\|v\\|``, ``|A|``."""
+
+
 def named_rhs(s: str) -> str | None:
     """The value a reference names: ``y = x^2+2x+1`` -> ``x^2+2x+1``, ``(p,q)=(3,2)`` -> ``(3,2)``,
     ``|AB|=1`` -> ``1``, ``I_{\\max} = \\frac{q_0}{\\sqrt{2LC}}`` -> the fraction. One ``=`` after a
@@ -152,6 +158,11 @@ def named_rhs(s: str) -> str | None:
         return m.group(1).strip()
     if any(op in s for op in RELATION_OPS):
         return None
+    lhs, eq, rhs = s.partition("=")
+    if eq and "=" not in rhs and BRACKETED_NAME_RE.match(lhs.strip()) and rhs.strip():
+        inside = set(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", lhs)))
+        if inside - set(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", rhs))):
+            return rhs.strip()  # "\\lVert T^n \\rVert = 1/n!": the norm of T (not "|x| = x")
     w = _WORD_NAME_RE.match(s)
     if w and not is_known_name(w.group(1)) and w.group(1).lower() not in w.group(2).lower():
         return w.group(2).strip()  # "result = 3.14", "area = 25": a word naming the value

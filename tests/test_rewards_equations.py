@@ -196,6 +196,8 @@ def test_a_function_named_on_one_side_is_y(gold: str, pred: str, want: bool) -> 
         ("[K:\\mathbb Q]=16", "16", True),  # a quantity named in brackets, not an equation in K and Q
         ("[K:\\mathbb Q]=16", "8", False),
         ("|A|=3", "3", True),
+        ("\\lVert T^n\\rVert=\\frac{1}{n!}", "\\frac{1}{n!}", True),  # a norm named on the left
+        ("\\lVert T^n\\rVert=\\frac{1}{n!}", "\\frac{1}{(n+1)!}", False),
         ("a+z=0", "0", False),  # an equation in unknowns is not the value 0
     ],
 )

@@ -123,10 +123,8 @@ def equation_in_unknowns(s: str) -> bool:
     sides = two_sides(s)
     if sides is None or VAR_LHS_RE.match(sides[0]) or NAMED_RATIO_VALUE_RE.match(s):
         return False  # a name, or a ratio of names ("A:B = 1")
-    if BRACKETED_NAME_RE.match(sides[0]):
-        return (
-            False  # "[K:\\mathbb Q] = 16", "\\lVert T \\rVert = 1", "|A| = 3": a quantity named in brackets
-        )
+    if BRACKETED_NAME_RE.match(sides[0]):  # "[K:\\mathbb Q] = 16", "|A| = 3": a quantity, named
+        return False
     return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
 
 

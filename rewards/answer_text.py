@@ -523,7 +523,9 @@ def split_chain(s: str) -> list[str]:
     return split_outside_brackets(s, CHAIN_RE)
 
 
-_CONNECTIVE_RE = re.compile(r"\\(?:land|wedge|lor|vee|&)(?![a-zA-Z])|(?<![A-Za-z])(?:and|or)(?![A-Za-z])")
+_CONNECTIVE_RE = re.compile(r"(?<![A-Za-z])(?:and|or)(?![A-Za-z])")
+"""A connective between two statements; normalisation spells ``\\land``, ``\\wedge``, ``\\&``, ``\\lor``
+and ``\\vee`` as these words."""
 
 
 def chain_tail(s: str) -> str | None:
@@ -573,6 +575,11 @@ DECIMAL_LITERAL_RE = re.compile(r"\d\.\d")
 
 
 COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+
+
+def letters(s: str) -> set[str]:
+    """The letters of ``s`` outside LaTeX command names (``\\frac{a}{b}`` -> ``{a, b}``)."""
+    return set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s)))
 
 
 _NUMBER_GAP = (

@@ -424,12 +424,12 @@ def list_parts(s: str) -> tuple[str, str, list[str]]:
     opener, closer, inner = "", "", s
     if s.startswith("\\{") and s.endswith("\\}"):
         opener, closer, inner = "{", "}", s[2:-2]
-    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and _closes_at_end(s):
+    elif len(s) >= 2 and s[0] in "([" and s[-1] in ")]" and closes_at_end(s):
         opener, closer, inner = s[0], s[-1], s[1:-1]
     return opener, closer, split_top(inner)
 
 
-def _closes_at_end(s: str) -> bool:
+def closes_at_end(s: str) -> bool:
     """Whether the bracket that opens ``s`` is the one that closes it (``(1,2)``, not ``(1,2),(3,4)``)."""
     depth = 0
     for i, c in enumerate(s):

@@ -16,6 +16,7 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     RELATION_OPS,
     VAR_LHS_RE,
+    letters,
     split_chain,
     split_top,
 )
@@ -62,7 +63,7 @@ def stated_value(s: str) -> str | None:
     """``2+2=4`` -> ``4``, ``\\log_2 8 = 3`` -> ``3``: the right side of one equation between
     numbers (no letter on either side but ``e`` and ``i``, outside commands); else None."""
     sides = two_sides(s)
-    if sides is None or set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s))) - CONSTANT_LETTERS:
+    if sides is None or letters(s) - CONSTANT_LETTERS:
         return None
     return sides[1]
 
@@ -83,7 +84,7 @@ def false_step(s: str) -> bool:
     if last is None:
         return False
     for part in parts[:-1]:
-        if set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", part))) - CONSTANT_LETTERS:
+        if letters(part) - CONSTANT_LETTERS:
             continue  # "x" in "x = 0 = 42": a name
         value = _number_of(part)
         if value is not None and not values_equal(value, last) and not values_equal(last, value):
@@ -128,12 +129,26 @@ def equation_in_unknowns(s: str) -> bool:
     return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
 
 
+_SOLUTION_ITEM_RE = re.compile(r"^([A-Za-z]) ?=(?!=)")
+
+
+def _solution_names(s: str) -> set[str] | None:
+    """The names of a list whose every item is ``name = value`` (``x=5, x=6`` -> ``{x}``), or None."""
+    items = split_top(s)
+    if len(items) < 2:
+        return None
+    found = [_SOLUTION_ITEM_RE.match(item) for item in items]
+    return {m.group(1) for m in found if m} if all(found) else None
+
+
 def names_differ(gold: str, pred: str) -> bool:
-    """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``)."""
+    """Both sides give one value to a single name, and the names differ (``x = 1``, ``y = 1``), or
+    both are lists of such values and their names differ (``x=5, x=6`` against ``y=5, y=6``)."""
     sg, sp = two_sides(gold), two_sides(pred)
-    if sg is None or sp is None or not VAR_LHS_RE.match(sg[0]) or not VAR_LHS_RE.match(sp[0]):
-        return False
-    return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
+    if sg is not None and sp is not None and VAR_LHS_RE.match(sg[0]) and VAR_LHS_RE.match(sp[0]):
+        return re.sub(r"[{} ]", "", sg[0]) != re.sub(r"[{} ]", "", sp[0])
+    names_g, names_p = _solution_names(gold), _solution_names(pred)
+    return bool(names_g and names_p and names_g != names_p)
 
 
 _FUNCTION_OF_RE = re.compile(r"^[a-zA-Z]\(([a-zA-Z])\)$")

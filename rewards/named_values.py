@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rewards.answer_text import COMMAND_RE, MAX_ANSWER_CHARS, RELATION_OPS, split_top
+from rewards.answer_text import MAX_ANSWER_CHARS, RELATION_OPS, letters, split_top
 from rewards.answer_values import Seq, read_value, values_equal
 from rewards.expressions import CONSTANT_LETTERS
 from rewards.plain_syntax import is_known_name
@@ -160,8 +160,7 @@ def named_rhs(s: str) -> str | None:
         return None
     lhs, eq, rhs = s.partition("=")
     if eq and "=" not in rhs and BRACKETED_NAME_RE.match(lhs.strip()) and rhs.strip():
-        inside = set(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", lhs)))
-        if inside - set(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", rhs))):
+        if letters(lhs) - letters(rhs):
             return rhs.strip()  # "\\lVert T^n \\rVert = 1/n!": the norm of T (not "|x| = x")
     w = _WORD_NAME_RE.match(s)
     if w and not is_known_name(w.group(1)) and w.group(1).lower() not in w.group(2).lower():
@@ -174,6 +173,6 @@ def named_rhs(s: str) -> str | None:
     if names & CONSTANT_LETTERS and not subscripted:  # "e = 2" is not a name; "I_{\max} = 2" is
         return None
     rhs = m.group(4).strip()
-    if not rhs or names.intersection(re.findall(r"[a-zA-Z]", COMMAND_RE.sub(" ", rhs))):
+    if not rhs or names & letters(rhs):
         return None
     return rhs

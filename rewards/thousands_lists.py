@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from rewards.answer_text import MAX_ANSWER_CHARS, split_outside_brackets
+from rewards.answer_values import closes_at_end
 
 _COMMA_RE = re.compile(",")
 _GROUP_RE = re.compile(r"^\d{3}(?!\d)")
@@ -29,21 +30,12 @@ MAX_STEPS = 2000
 """Readings tried at most per text: the ways to group commas grow exponentially with their count."""
 
 
-def _balanced(s: str) -> bool:
-    depth = 0
-    for c in s:
-        depth += (c in "([{") - (c in ")]}")
-        if depth < 0:
-            return False
-    return depth == 0
-
-
 def _unwrapped(s: str) -> tuple[str, str, str]:
     """``(a, b)`` -> ``("(", "a, b", ")")``; a text without outer brackets -> ``("", s, "")``."""
     for open_, close in _BRACKETS.items():
         if s.startswith(open_) and s.endswith(close) and len(s) > len(open_) + len(close):
             inner = s[len(open_) : -len(close)]
-            if _balanced(inner):  # "(1), (2)" is two items, not one pair of brackets
+            if closes_at_end(s):  # "(1), (2)" is two items, not one pair of brackets
                 return open_, inner, close
     return "", s, ""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from itertools import accumulate
+from itertools import accumulate, product
 
 from rewards.extract import _BOX_RE, braced
 
@@ -616,14 +616,27 @@ def digit_gaps(s: str) -> list[int]:
 
 _PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")
 _AROUND_WORD = ".,;:!?()[]\"'"
+_OPERATOR_TOKEN_RE = re.compile(r"[-+*/=^<>]+")
 
 
 def prose_words(text: str) -> int:
     """How many words of a sentence ``text`` has: tokens between spaces made of two or more
     letters (an apostrophe or hyphen inside), punctuation around them aside ("The answer is 5."
     has three). Letters written together with digits and operators are a product, not words:
-    ``2x^2+xy+6xz+3yz`` has none, where counting runs of letters found three."""
-    return sum(1 for token in text.split() if _PROSE_WORD_RE.fullmatch(token.strip(_AROUND_WORD)))
+    ``2x^2+xy+6xz+3yz`` has none, where counting runs of letters found three. A token with an
+    operator on each side (or an operator and the text's end) is a product of letters:
+    ``ac + ad + bc + bd`` has none."""
+    tokens = text.split()
+    last = len(tokens) - 1
+    count = 0
+    for i, token in enumerate(tokens):
+        if not _PROSE_WORD_RE.fullmatch(token.strip(_AROUND_WORD)):
+            continue
+        before = i == 0 or _OPERATOR_TOKEN_RE.fullmatch(tokens[i - 1]) is not None
+        after = i == last or _OPERATOR_TOKEN_RE.fullmatch(tokens[i + 1]) is not None
+        if not (before and after) or (i == 0 and i == last):
+            count += 1
+    return count
 
 
 _DOUBLED_CMD_RE = re.compile(
@@ -700,6 +713,48 @@ def drop_common_name(gold: str, pred: str) -> tuple[str, str] | None:
     if mg.group(2) != mp.group(2):
         return None
     return gold[mg.end() :], pred[mp.end() :]
+
+
+MAX_SIGN_MARKS = 4
+"""At most this many ``\\pm`` in one item are written out independently (16 values)."""
+
+
+def expand_independent_signs(s: str) -> str | None:
+    """``1 \\pm 2 \\pm 3`` -> ``1 + 2 + 3, 1 + 2 - 3, 1 - 2 + 3, 1 - 2 - 3``: each item of a
+    normalised list with two to ``MAX_SIGN_MARKS`` ``\\pm`` (and no ``\\mp``, which couples signs)
+    written out with every sign chosen on its own; None when no item has two. Only a match is
+    taken from this reading (the text does not say the signs are independent), so a caller
+    credits on it and never refuses."""
+    prefix = ""
+    m = _name_prefix(s)
+    if m:
+        prefix, s = m.group(1), s[m.end() :]
+    items = split_top(s)
+    out: list[str] = []
+    expanded = False
+    for item in items:
+        marks = list(_PLUS_MINUS_TOKEN_RE.finditer(item))
+        if len(marks) < 2:
+            out.append(item)
+            continue
+        if (
+            len(marks) > MAX_SIGN_MARKS
+            or any(mk.group(0) != "\\pm" for mk in marks)
+            or "=" in item
+            or any(op in item for op in RELATION_OPS)
+        ):
+            return None
+        pieces = _PLUS_MINUS_TOKEN_RE.split(item)
+        for signs in product("+-", repeat=len(marks)):
+            text = pieces[0]
+            for sign, piece in zip(signs, pieces[1:], strict=True):
+                text = text.rstrip()
+                lead = not text or text[-1] in "({["  # "\\pm 1 \\pm 1": the first sign stands alone
+                text += ("" if sign == "+" else "-") if lead else f" {sign} "
+                text += piece.lstrip()
+            out.append(text.strip())
+        expanded = True
+    return prefix + ", ".join(out) if expanded else None
 
 
 def expand_plus_minus(s: str) -> str | None:

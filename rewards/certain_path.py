@@ -23,6 +23,7 @@ from rewards.answer_text import (
     digit_gaps,
     drop_common_name,
     drop_var_lhs,
+    expand_independent_signs,
     expand_plus_minus,
     normalize,
     prose_words,
@@ -182,6 +183,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             if same or (same is False and not one):
                 return same  # "x = 3 \\pm 1" against "x = 2, 4": the two values each sign gives
             # "\\pm 2" against "2" (one of the values): huge_or_pm_decide, else math-verify's convention
+        ig, ip = expand_independent_signs(ng), expand_independent_signs(np_)
+        if (ig is not None or ip is not None) and compare_answers(ig or ng, ip or np_, text_words):
+            return True  # "1 \\pm 2 \\pm 3" against "6, 0, 2, -4": every choice of signs
     if "=" in gold and "=" in pred:
         values = equations_of_numbers(gold, pred)
         if values is not None:

@@ -21,7 +21,9 @@ from rewards.equivalence import _for_verify, compare
         ("it's well-defined, so yes", 4),
         ("2x^2+xy+6xz+3yz", 0),
         ("33xyz+21x-5xy+42xyz-(-7xy)", 0),
-        ("2as + 4for + is + print", 2),  # "4for" is a product with a number
+        ("2as + 4for + is + print", 0),  # operators on both sides of each: a sum of products
+        ("ac + ad + bc + bd", 0),
+        ("x = 5 apples", 1),  # a unit after the value: one word, not a sum
         ("{matrix} 1 & 2 {matrix}", 0),
     ],
 )
@@ -35,6 +37,7 @@ def test_prose_words_are_tokens_between_spaces(text: str, words: int) -> None:
         ("(2x+y)(x+3z)", "2x^2+xy+6xz+3yz"),
         ("33xyz+21x-5xy+42xyz-(-7xy)", "x(y(75z+2)+21)"),
         ("ab+bc+ca", "ca+ab+bc"),
+        ("(a + b)(c + d)", "ac + ad + bc + bd"),  # was taken for a four-word sentence
         (
             "\\begin{matrix} 1 & 2 & 3 \\end{matrix} + \\begin{matrix} 1 & 2 & 3 \\end{matrix}",
             "\\begin{matrix} 2 & 4 & 6 \\end{matrix}",

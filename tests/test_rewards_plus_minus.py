@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.answer_text import drop_common_name, expand_plus_minus, normalize
+from rewards.answer_text import drop_common_name, expand_independent_signs, expand_plus_minus, normalize
 from rewards.equivalence import decide_fast
 
 
@@ -19,7 +19,7 @@ from rewards.equivalence import decide_fast
         ("\\pm 2", "2, -2"),
         ("x = 1, 3 \\pm 4", "x = 1, 3 + 4, 3 - 4"),
         ("(\\pm 1, 2)", "( + 1, 2), ( - 1, 2)"),
-        ("1 \\pm 2 \\pm 3", None),  # coupled or independent signs: the text does not say
+        ("1 \\pm 2 \\pm 3", None),  # coupled or independent signs: expand_independent_signs credits
         ("a \\pm b \\mp c", None),
         ("x \\pm 1 = 0", None),  # inside an equation
         ("3", None),
@@ -52,4 +52,36 @@ def test_drop_common_name() -> None:
     ],
 )
 def test_plus_minus_answers(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("1 \\pm 2 \\pm 3", "1 + 2 + 3, 1 + 2 - 3, 1 - 2 + 3, 1 - 2 - 3"),
+        ("\\pm 1 \\pm 1", "1 + 1, 1 - 1, -1 + 1, -1 - 1"),
+        ("x = 1 \\pm 2 \\pm 3", "x = 1 + 2 + 3, 1 + 2 - 3, 1 - 2 + 3, 1 - 2 - 3"),
+        ("3 \\pm 1", None),  # one sign: expand_plus_minus's reading
+        ("a \\pm b \\mp c", None),  # \\mp couples the signs
+        ("1 \\pm 1 \\pm 1 \\pm 1 \\pm 1 \\pm 1", None),  # more than MAX_SIGN_MARKS
+        ("x \\pm 1 \\pm 2 < 3", None),
+    ],
+)
+def test_independent_signs_written_out(text: str, want: str | None) -> None:
+    assert expand_independent_signs(text) == want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("6, 0, 2, -4", "1 \\pm 2 \\pm 3", True),
+        ("$1 \\pm 2 \\pm 3$", "$-4, 0, 2, 6$", True),
+        ("4, 2, 2, 0, 2, 0, 0, -2", "1 \\pm 1 \\pm 1 \\pm 1", True),  # a list with repeats
+        # independent signs are only a reading that can credit: the coupled reading (6, -4) and a
+        # wrong list are left to math-verify, which refuses both
+        ("6, -4", "1 \\pm 2 \\pm 3", None),
+        ("6, 0, 2, -5", "1 \\pm 2 \\pm 3", None),
+    ],
+)
+def test_two_or_more_plus_minus_signs(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want

@@ -669,6 +669,23 @@ def markdown_bold_removed(text: str) -> str:
     return _MARKDOWN_BOLD_RE.sub(r"\1", text) if "**" in text else text
 
 
+_DECORATION_RE = re.compile(
+    r"\\(?:textcolor|color) ?\{[a-zA-Z!0-9]{1,30}\} ?|\\(?:underline|uline)(?![a-zA-Z]) ?"
+)
+
+
+def decorations_removed(text: str) -> str:
+    """``\\boxed{\\color{red}{5}}``, ``\\textcolor{blue}{42}`` and ``\\underline{5}`` without
+    their colour or underline, which says nothing about the value (math-verify reads none of
+    the three); ``\u2212`` (the Unicode minus sign) as ``-`` for both readers ("The result is
+    \u22123.5")."""
+    if "\u2212" in text:
+        text = text.replace("\u2212", "-")
+    if "color" not in text and "line" not in text:
+        return text
+    return _DECORATION_RE.sub("", text)
+
+
 _VECTOR_MARKS = ("\\vec", "\\vv", "\\bm", "\\boldsymbol", "\\mathbf", "\\overrightarrow")
 _VECTOR_LETTER_RE = re.compile(
     "(?:" + "|".join(re.escape(mark) for mark in _VECTOR_MARKS) + ")"

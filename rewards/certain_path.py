@@ -96,11 +96,30 @@ _SET_OPERATION_RE = re.compile(
 )
 """Two sets with an operation between them (``\\{1,2,3\\} - \\{1,2\\}``, ``\\setminus``, ``\\cap``): an
 expression the certain path does not evaluate; read as one list, it was refused against ``\\{3\\}``."""
-_YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
+_YES_NO = {
+    "yes": "yes",
+    "no": "no",
+    "true": "yes",
+    "false": "no",
+    # Chinese: yes, right, correct, holds / no, wrong, does not hold (a whole answer, not a word in a sentence)
+    "是": "yes",
+    "是的": "yes",
+    "对": "yes",
+    "正确": "yes",
+    "成立": "yes",
+    "否": "no",
+    "不是": "no",
+    "不对": "no",
+    "错误": "no",
+    "不成立": "no",
+}
 _FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
 
 
 def _yes_no(s: str) -> str | None:
+    whole = _YES_NO.get(s.strip(" .。!！"))
+    if whole is not None and not s.isascii():
+        return whole  # "正确" against "是"
     m = _FIRST_WORD_RE.match(s)
     if not m:
         return None
@@ -139,6 +158,10 @@ def _words(s: str) -> bool:
     return bool(_PLAIN_TEXT_RE.match(s)) and sum(c.isalpha() for c in s) >= 2
 
 
+_LEADING_RELATION_RE = re.compile(r"(?:\\(?:neq?|leq?|geq?)(?![a-zA-Z])|[<>])")
+_ANY_RELATION_RE = re.compile(r"[=<>]|\\(?:neq?|leq?|geq?|approx|sim|equiv|in)(?![a-zA-Z])")
+
+
 def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | None:
     """True/False when the answer is certain, None when math-verify must decide. ``text_words``:
     a side had words in ``\\text{}`` (normalised to plain letters here), which math-verify reads
@@ -153,6 +176,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
     if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):
         return None
+    lead_g, lead_p = bool(_LEADING_RELATION_RE.match(gold)), bool(_LEADING_RELATION_RE.match(pred))
+    if lead_g != lead_p and not _ANY_RELATION_RE.search(pred if lead_g else gold):
+        return False  # "\\ne 5" or "< 5" against "5": a relation to the value is not the value
     same = base_numerals_decide(gold, pred)
     if same is not None:
         return same  # "10001_2" against "101_4": the values

@@ -40,6 +40,7 @@ from rewards.angles import degrees_as_radians
 from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
+    decorations_removed,
     juxtaposed_numbers,
     markdown_bold_removed,
     normalize,
@@ -126,8 +127,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         _count("certain")
         return Verdict(False, "certain")
     gold, pred = (
-        plain_vector_letters(markdown_bold_removed(gold)),
-        plain_vector_letters(markdown_bold_removed(pred)),
+        plain_vector_letters(markdown_bold_removed(decorations_removed(gold))),
+        plain_vector_letters(markdown_bold_removed(decorations_removed(pred))),
     )
     fast = decide_fast(gold, pred)
     if fast is not None:

@@ -1,0 +1,70 @@
+"""Answer forms found by the held-out round 21 (graders' tests harvested at a later stop of issue
+14): decorations that say nothing about the value, a relation to the value, Chinese yes/no."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.answer_text import decorations_removed
+from rewards.equivalence import compare, decide_fast
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("\\boxed{\\color{red}{5}}", "\\boxed{{5}}"),
+        ("\\boxed{{\\color{red} 5}}", "\\boxed{{5}}"),
+        ("\\textcolor{blue}{42}", "{42}"),
+        ("\\underline{5}", "{5}"),
+        ("The result is \u22123.5", "The result is -3.5"),
+        ("\\boxed{5}", "\\boxed{5}"),
+        ("\\overline{AB}", "\\overline{AB}"),  # a segment's bar is part of the answer
+    ],
+)
+def test_decorations_are_removed(text: str, want: str) -> None:
+    assert decorations_removed(text) == want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("5", "\\boxed{\\color{red}{5}}", True),
+        ("42", "\\boxed{\\textcolor{blue}{42}}", True),
+        ("5", "\\boxed{\\underline{5}}", True),
+        ("6", "\\boxed{\\color{red}{5}}", False),
+        ("-3.5", "The result is \u22123.5", True),  # math-verify alone does not read U+2212
+    ],
+)
+def test_decorated_answers(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("5", "\\ne 5", False),  # math-verify credits it: it reads the number
+        ("5", "\u22605", False),
+        ("5", "\\neq 5", False),
+        ("5", "\\le 5", False),
+        ("\\ne 5", "\\neq 5", True),
+        ("5", "x \\ne 5", None),  # an equation in a named unknown: the other rules decide
+    ],
+)
+def test_a_relation_to_the_value_is_not_the_value(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\boxed{否}", "错误", True),
+        ("是", "正确", True),
+        ("是", "是的", True),
+        ("正确", "Yes", True),
+        ("是", "否", False),
+        ("不成立", "成立", False),
+        ("否", "No, it does not.", True),
+    ],
+)
+def test_chinese_yes_and_no(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

@@ -52,6 +52,7 @@ from rewards.answer_values import inequality_list_latex
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
+from rewards.index_sets import index_sets_written_out
 from rewards.letter_case import differ_only_in_case
 from rewards.plain_syntax import is_known_name, plain_to_latex
 
@@ -127,8 +128,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         _count("certain")
         return Verdict(False, "certain")
     gold, pred = (
-        plain_vector_letters(markdown_bold_removed(decorations_removed(gold))),
-        plain_vector_letters(markdown_bold_removed(decorations_removed(pred))),
+        index_sets_written_out(plain_vector_letters(markdown_bold_removed(decorations_removed(gold)))),
+        index_sets_written_out(plain_vector_letters(markdown_bold_removed(decorations_removed(pred)))),
     )
     fast = decide_fast(gold, pred)
     if fast is not None:

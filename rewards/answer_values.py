@@ -512,17 +512,16 @@ def is_matrix(v: Value) -> bool:
 
 
 def vector_decide(gold: Value, pred: Value) -> bool | None:
-    """A vector written as a one-column or one-row matrix against the same vector written as a
-    tuple or list (``\\begin{pmatrix}1\\\\2\\end{pmatrix}`` against ``(1, 2)`` or ``[1, 2]``):
-    entry by entry, in order. None for anything else (a matrix with more rows and columns, a set,
-    a bare list, a tuple of tuples)."""
+    """A vector written as a one-column matrix against the same vector written as a tuple or list
+    (``\\begin{pmatrix}1\\\\2\\end{pmatrix}`` against ``(1, 2)`` or ``[1, 2]``): entry by entry, in
+    order. None for anything else: a one-row matrix (a tuple is a column vector; math-verify and
+    a competition checker refuse ``(1, 2)`` against ``\\begin{pmatrix}1 & 2\\end{pmatrix}``), a
+    matrix with more rows and columns, a set, a bare list, a tuple of tuples."""
     matrix, other = (gold, pred) if is_matrix(gold) else (pred, gold)
     if not is_matrix(matrix) or not isinstance(matrix, Seq) or not isinstance(other, Seq):
         return None
     rows = [r.items for r in matrix.items if isinstance(r, Seq)]
-    if len(rows) == 1:
-        entries = rows[0]
-    elif rows and all(len(r) == 1 for r in rows):
+    if rows and all(len(r) == 1 for r in rows):
         entries = tuple(r[0] for r in rows)
     else:
         return None

@@ -255,7 +255,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return None if ug is None or up is None else values_equal(ug, up)
     if vg is not None and vp is not None:
         if is_matrix(vg) != is_matrix(vp):
-            return vector_decide(vg, vp)  # a column or row vector against a tuple or list
+            return vector_decide(vg, vp)  # a column vector against a tuple or list
         if ambiguous_lists(vg, vp):
             return None
         same = values_equal(vg, vp)

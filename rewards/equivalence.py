@@ -54,6 +54,8 @@ from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
 from rewards.index_sets import index_sets_written_out
 from rewards.letter_case import differ_only_in_case
+from rewards.matrix_forms import matrix_forms_written_out
+from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
 
 __all__ = [
@@ -127,10 +129,12 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if not gold.strip() or not pred.strip():
         _count("certain")
         return Verdict(False, "certain")
-    gold, pred = (
-        index_sets_written_out(plain_vector_letters(markdown_bold_removed(decorations_removed(gold)))),
-        index_sets_written_out(plain_vector_letters(markdown_bold_removed(decorations_removed(pred)))),
-    )
+    gold, pred = _written_out(gold), _written_out(pred)
+    for body_g, body_p in renamed_bodies(gold, pred):  # the same family, parameters renamed
+        same = compare(body_g, body_p, max(0.05, deadline - time.monotonic()))
+        if same.equal:
+            _remember(key, True)
+            return same
     fast = decide_fast(gold, pred)
     if fast is not None:
         _count("certain")
@@ -173,6 +177,13 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if answer_key is not None:
         _remember(answer_key, result)
     return Verdict(result, "symbolic")
+
+
+def _written_out(text: str) -> str:
+    """What both readers compare: decorations, markdown bold and vector arrows removed; a set
+    given by an index, a diagonal matrix and a transposed tuple written out."""
+    text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
+    return matrix_forms_written_out(index_sets_written_out(text))
 
 
 _TRAILING_VAR_RE = re.compile(r"([^a-zA-Z\\{])\s?([a-zA-Z])$")

@@ -80,7 +80,13 @@ from rewards.extract import (
 )
 from rewards.formal_identity import read_pair
 from rewards.linear_inequalities import inequalities_decide
-from rewards.named_values import assignments, assignments_decide, named_rhs, rename_variable
+from rewards.named_values import (
+    BRACKETED_NAME_RE,
+    assignments,
+    assignments_decide,
+    named_rhs,
+    rename_variable,
+)
 from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
@@ -318,6 +324,8 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
     np_ = rename_variable(ng, np_)
     if "=" not in ng and not CHAIN_RE.search(ng):
         got = chain_tail(np_)
+        if got is None and BRACKETED_NAME_RE.match(np_.partition("=")[0].strip()):
+            got = named_rhs(np_)  # "\\lVert T \\rVert = \\frac12" against "\\frac12": the norm's value
         if got is not None and not false_step(np_):  # not "7+1 = 42" as 42
             np_ = got
     elif "=" not in np_ and not CHAIN_RE.search(np_):

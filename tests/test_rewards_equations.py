@@ -199,7 +199,14 @@ def test_a_function_named_on_one_side_is_y(gold: str, pred: str, want: bool) -> 
         ("\\lVert T^n\\rVert=\\frac{1}{n!}", "\\frac{1}{n!}", True),  # a norm named on the left
         ("\\lVert T^n\\rVert=\\frac{1}{n!}", "\\frac{1}{(n+1)!}", False),
         ("a+z=0", "0", False),  # an equation in unknowns is not the value 0
+        # the prediction names its value so: certain either way
+        ("\\frac{1}{n!}", "\\lVert T^n\\rVert=\\frac{1}{n!}", True),
+        ("\\frac{1}{2}", "\\lVert T\\rVert=\\frac{1}{2}", True),
+        ("\\frac{1}{3}", "\\lVert T\\rVert=\\frac{1}{2}", False),
+        ("16", "[K:\\mathbb Q]=16", True),
     ],
 )
 def test_a_bracketed_name_on_the_left_names_the_value(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want, (gold, pred)
+    if "=" in pred:
+        assert decide_fast(gold, pred) is want

@@ -90,6 +90,7 @@ from rewards.named_values import (
 from rewards.physical_units import quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
+from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
@@ -418,6 +419,9 @@ def decide_fast(gold: str, pred: str) -> bool | None:
         return True  # the same text gives the same answer, whatever it is
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
     (g, g_sure), (p, p_sure) = answer_and_trust(gold), answer_and_trust(pred)
+    same = set_words_decide(g or gold, p or pred)
+    if same is not None:
+        return same  # "no solution" against "\\varnothing"; "all real numbers" against "\\mathbb{R}"
     if g is None or p is None:
         return True if same_text(gold, pred) else _sentence_rules(gold, pred)
     if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:

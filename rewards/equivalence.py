@@ -57,6 +57,7 @@ from rewards.letter_case import differ_only_in_case
 from rewards.matrix_forms import matrix_forms_written_out
 from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
+from rewards.set_words import plain_set_spellings
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -181,9 +182,10 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
 
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
-    given by an index, a diagonal matrix and a transposed tuple written out."""
+    given by an index, a diagonal matrix, a transposed tuple and a plain-text interval union
+    written out; ``+/-`` as ``\\pm``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
-    return matrix_forms_written_out(index_sets_written_out(text))
+    return plain_set_spellings(matrix_forms_written_out(index_sets_written_out(text)))
 
 
 _TRAILING_VAR_RE = re.compile(r"([^a-zA-Z\\{])\s?([a-zA-Z])$")

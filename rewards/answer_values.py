@@ -504,6 +504,10 @@ def values_equal(a: Value, b: Value) -> bool:
         if "{" in (a.open, b.open):
             return False  # a set is not a tuple or an interval
         return all(values_equal(x, y) for x, y in zip(a.items, b.items, strict=True))
+    single = a if isinstance(a, Seq) else b
+    if isinstance(single, Seq) and single.open == "{" and len(single.items) == 1:
+        other = b if single is a else a
+        return isinstance(other, Num) and values_equal(single.items[0], other)  # "\\{5\\}" is 5
     return False
 
 

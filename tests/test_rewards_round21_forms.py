@@ -68,3 +68,17 @@ def test_a_relation_to_the_value_is_not_the_value(gold: str, pred: str, want: bo
 )
 def test_chinese_yes_and_no(gold: str, pred: str, want: bool) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("5", "\\{5\\}", True),  # a one-element set is its element, as math-verify reads it
+        ("\\{5\\}", "5", True),
+        ("x = 5", "\\{5\\}", True),
+        ("6", "\\{5\\}", False),
+        ("5", "\\{5, 6\\}", False),
+    ],
+)
+def test_a_one_element_set_against_its_element(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

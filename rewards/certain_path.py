@@ -209,14 +209,17 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     unnamed = drop_common_name(gold, pred) if "\\pm" in gold + pred or "\\mp" in gold + pred else None
     if unnamed is not None:
         ng, np_ = unnamed
-        eg, ep = expand_plus_minus(ng), expand_plus_minus(np_)
+        eg, ep = _expanded_as_latex(expand_plus_minus(ng)), _expanded_as_latex(expand_plus_minus(np_))
         if eg is not None or ep is not None:
             same = compare_answers(eg or ng, ep or np_, text_words)
             one = (eg is None and len(split_top(ng)) == 1) or (ep is None and len(split_top(np_)) == 1)
             if same or (same is False and not one):
                 return same  # "x = 3 \\pm 1" against "x = 2, 4": the two values each sign gives
             # "\\pm 2" against "2" (one of the values): huge_or_pm_decide, else math-verify's convention
-        ig, ip = expand_independent_signs(ng), expand_independent_signs(np_)
+        ig, ip = (
+            _expanded_as_latex(expand_independent_signs(ng)),
+            _expanded_as_latex(expand_independent_signs(np_)),
+        )
         if (ig is not None or ip is not None) and compare_answers(ig or ng, ip or np_, text_words):
             return True  # "1 \\pm 2 \\pm 3" against "6, 0, 2, -4": every choice of signs
     if "=" in gold and "=" in pred:
@@ -346,6 +349,12 @@ def _braces_as_set(s: str, other: str) -> str:
         return s
     group = braced(s, 0)
     return f"\\{{{group[0]}\\}}" if group is not None and group[1] == len(s) else s
+
+
+def _expanded_as_latex(s: str | None) -> str | None:
+    """A text with its ``\\pm`` written out, in LaTeX: ``1 \\pm sqrt(2)`` was no calculator
+    syntax before (``\\pm``) and is after (``1 + sqrt(2), 1 - sqrt(2)``)."""
+    return None if s is None else _as_latex(s)
 
 
 def _as_latex(s: str) -> str:

@@ -74,6 +74,8 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
     ag, ap = assignments(gold), assignments(pred)
     if ag is None or ap is None:
         named, bare = (ag, pred) if ap is None else (ap, gold)
+        if named is not None and len(named) == 1 and "=" in bare:
+            return _indexed_roots_decide(named[0], bare, compare_item)
         if named is None or len(named) != 1 or "=" in bare:
             return None
         items = split_top(bare)
@@ -107,6 +109,41 @@ def assignments_decide(gold: str, pred: str, compare_item: Callable[[str, str], 
                 break
         else:
             return False
+    return True
+
+
+_INDEXED_NAME_RE = re.compile(r"^([A-Za-z])_(\d)$")
+
+
+def _indexed_roots_decide(
+    named: dict[str, str], other: str, compare_item: Callable[[str, str], bool | None]
+) -> bool | None:
+    """``x_1 = -2, x_2 = 3`` (roots numbered ``x_1`` … ``x_k``) against the solution list
+    ``x = -2 or x = 3`` (or ``x = 3, x = -2``): the same values in any order credits; else None."""
+    letters_seen = [_INDEXED_NAME_RE.match(name) for name in named]
+    if any(m is None for m in letters_seen):
+        return None
+    letter = {m.group(1) for m in letters_seen if m is not None}
+    if len(letter) != 1 or [int(m.group(2)) for m in letters_seen if m is not None] != list(
+        range(1, len(named) + 1)
+    ):
+        return None
+    name = letter.pop()
+    values: list[str] = []
+    for part in _GROUP_SPLIT_RE.split(other.replace(", or ", " or ").replace(", and ", " and ")):
+        for item in split_top(part, ","):
+            lhs, eq, rhs = item.partition("=")
+            if not eq or lhs.strip() != name or not rhs.strip() or "=" in rhs:
+                return None
+            values.append(rhs.strip())
+    if len(values) != len(named):
+        return None
+    remaining = list(named.values())
+    for value in values:
+        hit = next((k for k, v in enumerate(remaining) if compare_item(v, value) is True), None)
+        if hit is None:
+            return None
+        del remaining[hit]
     return True
 
 

@@ -1,5 +1,6 @@
-"""Answer forms found by the held-out round 21 (graders' tests harvested at a later stop of issue
-14): decorations that say nothing about the value, a relation to the value, Chinese yes/no."""
+"""Answer forms found by the held-out rounds 21 and 22 (graders' tests harvested at a later stop
+of issue 14): decorations that say nothing about the value, a relation to the value, Chinese
+yes/no, a one-element set, numbered roots, a ``\\pm`` before calculator syntax."""
 
 from __future__ import annotations
 
@@ -81,4 +82,20 @@ def test_chinese_yes_and_no(gold: str, pred: str, want: bool) -> None:
     ],
 )
 def test_a_one_element_set_against_its_element(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("x = -2 or x = 3", "x_1 = -2, x_2 = 3", True),  # roots numbered x_1, x_2
+        ("x_1 = -2, x_2 = 3", "x = 3, x = -2", True),
+        ("x = -2 or x = 4", "x_1 = -2, x_2 = 3", None),  # not credited: math-verify decides
+        ("y = -2 or y = 3", "x_1 = -2, x_2 = 3", None),
+        ("x = -2 or x = 3", "x_1 = -2, x_3 = 3", None),  # not numbered 1..k
+        ("x = 1 \u00b1 sqrt(2)", "x = 1 + sqrt(2), 1 - sqrt(2)", True),
+        ("x = 1 \u00b1 sqrt(2)", "x = 1 + sqrt(3), 1 - sqrt(2)", False),
+    ],
+)
+def test_numbered_roots_and_plus_minus_in_calculator_syntax(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want

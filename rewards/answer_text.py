@@ -333,6 +333,27 @@ def greek_as_commands(s: str) -> str:
     return _GREEK_CHAR_RE.sub(lambda m: _GREEK_COMMANDS[m.group(1)] + " ", s)
 
 
+_VULGAR_FRACTIONS = {
+    "\u00bd": (1, 2),
+    "\u2153": (1, 3),
+    "\u2154": (2, 3),
+    "\u00bc": (1, 4),
+    "\u00be": (3, 4),
+    "\u2155": (1, 5),
+    "\u2156": (2, 5),
+    "\u2157": (3, 5),
+    "\u2158": (4, 5),
+    "\u2159": (1, 6),
+    "\u215a": (5, 6),
+    "\u2150": (1, 7),
+    "\u215b": (1, 8),
+    "\u215c": (3, 8),
+    "\u215d": (5, 8),
+    "\u215e": (7, 8),
+    "\u2151": (1, 9),
+    "\u2152": (1, 10),
+}
+"""``½`` and the other one-character fractions (``1½`` then reads as the mixed number ``1\\frac{1}{2}``)."""
 _EXCLAIMED_WORD_RE = re.compile(r"[A-Za-z]{3}!+$")
 _UNICODE_SYMBOLS = str.maketrans(
     {
@@ -370,6 +391,7 @@ _UNICODE_SYMBOLS = str.maketrans(
         "\uff1d": "=",
         "\uff0f": "/",
         **{chr(0xFF10 + d): str(d) for d in range(10)},
+        **{char: f"\\frac{{{num}}}{{{den}}}" for char, (num, den) in _VULGAR_FRACTIONS.items()},
     }
 )
 """Unicode math symbols as their LaTeX commands (a model or a web form writes ``x ∈ [-2, 5]``), and
@@ -391,11 +413,14 @@ _CHINESE_MATH = {
     "\u7a7a\u96c6": "\\emptyset",  # 空集
     "\u65e0\u5b9e\u6570\u89e3": "\\emptyset",  # 无实数解
     "\u65e0\u89e3": "\\emptyset",  # 无解
+    "\ub610\ub294": " or ",  # Korean 또는
+    "\ud639\uc740": " or ",  # Korean 혹은
+    "\u307e\u305f\u306f": " or ",  # Japanese または
 }
 """Chinese words of relations and sets, as the certain path reads them (``x大于等于3`` is ``x \\ge 3``,
-``空集`` the empty set)."""
+``空集`` the empty set), and "or" in Korean and Japanese (``x=2 또는 x=3``)."""
 _CHINESE_MATH_RE = re.compile("|".join(sorted(_CHINESE_MATH, key=len, reverse=True)))
-_CJK_RE = re.compile("[\u4e00-\u9fff]")
+_CJK_RE = re.compile("[\u4e00-\u9fff\u3040-\u309f\uac00-\ud7af]")  # Han, hiragana, Hangul
 
 
 def _normalize(ans: str) -> str:
@@ -674,13 +699,18 @@ _DECORATION_RE = re.compile(
 )
 
 
+_CODE_SPAN_RE = re.compile(r"(?<!`)`([^`\n]{1,200})`(?!`)")
+
+
 def decorations_removed(text: str) -> str:
     """``\\boxed{\\color{red}{5}}``, ``\\textcolor{blue}{42}`` and ``\\underline{5}`` without
     their colour or underline, which says nothing about the value (math-verify reads none of
     the three); ``\u2212`` (the Unicode minus sign) as ``-`` for both readers ("The result is
-    \u22123.5")."""
+    \u22123.5"); a markdown code span as its text (``4/7`` between backticks)."""
     if "\u2212" in text:
         text = text.replace("\u2212", "-")
+    if "`" in text:
+        text = _CODE_SPAN_RE.sub(r"\1", text)  # markdown code: "`4/7`"
     if "color" not in text and "line" not in text:
         return text
     return _DECORATION_RE.sub("", text)

@@ -422,6 +422,10 @@ answer is what follows. math-verify reads the number after the word; in math mod
 be a product of letters."""
 
 
+_HEDGE_RE = re.compile(r"^[^=<>]{1,40} or [^=<>]{1,40}$")
+"""Two values joined by "or" (``5 or 6``), read from an answer phrase."""
+
+
 def decide_fast(gold: str, pred: str) -> bool | None:
     """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
     if gold.strip() == pred.strip():
@@ -464,6 +468,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):
+        if g_sure and bare_gold and " or " not in ng and len(split_top(ng)) == 1 and _HEDGE_RE.search(np_):
+            return False  # "The answer is 5 or 6.": a hedge between values is not the value
         if g_sure and _every_box_differs(g, pred, True, text_words):
             return False
         if p_sure and _every_box_differs(p, gold, False, text_words):

@@ -22,7 +22,7 @@ _LIST_GLUE_RE = re.compile(
     r"^(?:\s|\$|,|;|\\[()\[\]]|\\q?quad|\\text\{ ?(?:and|or) ?\}|\band\b|\bor\b|\\[,;! ]|\b[a-zA-Z]_?\d? ?=)*$"
 )
 _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|or) ?$")
-_PHRASES = ("final answer", "the answer is", "answer:")
+_PHRASES = ("final answer", "the answer is", "answer:", "answer =", "answer=")
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")
 """Where a sentence ends after an answer phrase. Outside math mode a "!" there is punctuation
 ("The answer is 5!"), never a factorial."""

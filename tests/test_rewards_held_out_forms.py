@@ -99,3 +99,29 @@ def test_a_one_element_set_against_its_element(gold: str, pred: str, want: bool)
 )
 def test_numbered_roots_and_plus_minus_in_calculator_syntax(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        (
+            "(2,12) \\cup (12,102)",
+            "ANSWER = (2, 12) \u222a (12, 102)",
+            True,
+        ),  # "answer =" is an answer phrase
+        ("[3,5)", "ANSWER = 5 > x >= 3", True),
+        ("5", "ANSWER = 5 or 6", False),  # a hedge between two values, read from a phrase
+        ("5", "The answer is 5 or 6.", False),
+        ("x > 2 or x < 1", "The answer is x > 2 or x < 1", True),
+        ("\u00bd", "\\frac{1}{2}", True),  # one-character fractions
+        ("1\u00bd", "3/2", True),
+        ("\u2153", "0.5", False),
+        ("x=3, 2", "x=2 \ub610\ub294 x=3", True),  # Korean "or"
+        ("x=3, 2", "x=2 \u307e\u305f\u306f x=3", True),  # Japanese "or"
+        ("x=3, 2", "x=2 \ub610\ub294 x=4", False),
+        ("4/7", "`4/7`", True),  # a markdown code span
+        ("4/7", "`4/8`", False),
+    ],
+)
+def test_answer_phrases_fractions_and_words_found_by_round_23(gold: str, pred: str, want: bool) -> None:
+    assert compare(gold, pred).equal is want

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from rewards.angles import degrees_as_radians
 from rewards.answer_text import (
+    COMMAND_RE,
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
     decorations_removed,
@@ -45,6 +46,7 @@ from rewards.answer_text import (
     markdown_bold_removed,
     normalize,
     plain_vector_letters,
+    prose_words,
     text_key,
     undouble_backslashes,
 )
@@ -163,6 +165,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
         if _two_numbers_as_one(ng, np_):
             pass  # "Final answer: x=0 42": math-verify's own reading (above) decides
+        elif _prose(ng) or _prose(np_):
+            pass  # in math mode its words are a product of letters: 5 s of sympy, no answer
         elif text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
             outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
         result = outcome == EQUAL
@@ -186,6 +190,12 @@ def _written_out(text: str) -> str:
     written out; ``+/-`` as ``\\pm``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
     return plain_set_spellings(matrix_forms_written_out(index_sets_written_out(text)))
+
+
+def _prose(answer: str) -> bool:
+    """Whether a normalised answer holds two words or more (``f(m) = km for any positive integer
+    constant k``, from ``\\text{}``)."""
+    return prose_words(COMMAND_RE.sub(" ", answer)) >= 2
 
 
 _TRAILING_VAR_RE = re.compile(r"([^a-zA-Z\\{])\s?([a-zA-Z])$")

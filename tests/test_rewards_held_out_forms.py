@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rewards import equivalence
 from rewards.answer_text import decorations_removed
 from rewards.equivalence import compare, decide_fast
 
@@ -125,3 +126,24 @@ def test_numbered_roots_and_plus_minus_in_calculator_syntax(gold: str, pred: str
 )
 def test_answer_phrases_fractions_and_words_found_by_round_23(gold: str, pred: str, want: bool) -> None:
     assert compare(gold, pred).equal is want
+
+
+@pytest.mark.parametrize(
+    ("answer", "want"),
+    [
+        ("f(m) = km for any positive integer constant k", True),
+        ("x = 5 apples", False),
+        ("2as + 4for + is + print", False),
+        ("\\frac{\\sin x}{\\cos x}", False),
+    ],
+)
+def test_prose_answers_are_not_sent_again_in_math_mode(answer: str, want: bool) -> None:
+    # math-verify reads such words in math mode as a product of 30 letters and spends its 5 s
+    # timeout comparing products (an Omni-MATH reference against a response timed out so)
+    assert equivalence._prose(answer) is want
+
+
+def test_a_prose_reference_against_a_response_is_decided_in_time() -> None:
+    gold = "f(m) = km \\text{ for any positive integer constant } k."
+    pred = "We show that every solution is constant. Hence the answer is $f(m)=c$."
+    assert compare(gold, pred, timeout_s=3.0).path == "symbolic"

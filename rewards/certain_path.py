@@ -422,6 +422,19 @@ answer is what follows. math-verify reads the number after the word; in math mod
 be a product of letters."""
 
 
+_ARROW_RE = re.compile(r"\\(?:overrightarrow|vec|vv)\s*\{([^{}]{1,20})\}")
+
+
+def _same_but_for_arrows(g: str, p: str) -> bool:
+    """One answer writes vectors with arrows (``\\overrightarrow{AB}``, ``\\vec{AB}``) and the
+    other is the same text without any: the same vectors, named by their points."""
+    arrows_g, arrows_p = bool(_ARROW_RE.search(g)), bool(_ARROW_RE.search(p))
+    if arrows_g == arrows_p:
+        return False
+    bare_g, bare_p = _ARROW_RE.sub(r"\1", g), _ARROW_RE.sub(r"\1", p)
+    return text_key(bare_g) == text_key(bare_p) and digit_gaps(bare_g) == digit_gaps(bare_p)
+
+
 _HEDGE_RE = re.compile(r"^[^=<>]{1,40} or [^=<>]{1,40}$")
 """Two values joined by "or" (``5 or 6``), read from an answer phrase."""
 
@@ -435,6 +448,8 @@ def decide_fast(gold: str, pred: str) -> bool | None:
     same = set_words_decide(g or gold, p or pred)
     if same is not None:
         return same  # "no solution" against "\\varnothing"; "all real numbers" against "\\mathbb{R}"
+    if g is not None and p is not None and _same_but_for_arrows(g, p):
+        return True  # "\\overrightarrow{AB} + \\overrightarrow{CD}" against "AB + CD"
     if g is None or p is None:
         return True if same_text(gold, pred) else _sentence_rules(gold, pred)
     if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:

@@ -3,7 +3,8 @@
 - ``\\operatorname{diag}(a, b, c)`` (``\\mathrm{diag}``, ``\\text{diag}``, ``diag``): the diagonal
   matrix;
 - ``(a, b)^{T}`` (``^T``, ``^{\\mathsf T}``, ``^\\top``, ``^{\\intercal}``, ``[a, b]^T``): the
-  column vector.
+  column vector;
+- ``[[1, 2], [3, 4]]`` (a nested list, as Python or sympy's ``Matrix`` writes it): its rows.
 
 math-verify reads ``\\mathrm{diag}`` as a product of letters and ``(a, b)^{\\mathsf T}`` as a
 tuple to a power; a competition checker labels both equal to the matrix they name.
@@ -99,10 +100,33 @@ def _written_transposes(text: str) -> str:
             return text
 
 
+_NESTED_LIST_RE = re.compile(r"^\s*(?:Matrix\()?\[\s*(\[[^\[\]]*\](?:\s*,\s*\[[^\[\]]*\])+)\s*\]\)?\s*$")
+_ROW_RE = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _nested_list(text: str) -> str | None:
+    """``[[1, 2], [3, 4]]`` (or sympy's ``Matrix([[1, 2], [3, 4]])``) as ``pmatrix``: two rows or
+    more of the same length; None for anything else."""
+    m = _NESTED_LIST_RE.match(text)
+    if m is None:
+        return None
+    rows = [_entries(row) or [row.strip()] for row in _ROW_RE.findall(m.group(1))]
+    if any(not all(row) for row in rows) or len({len(row) for row in rows}) != 1:
+        return None
+    if len(rows) * len(rows[0]) > MAX_ENTRIES * MAX_ENTRIES:
+        return None
+    return "\\begin{pmatrix}" + " \\\\ ".join(" & ".join(row) for row in rows) + "\\end{pmatrix}"
+
+
 def matrix_forms_written_out(text: str) -> str:
-    """``text`` with ``diag(…)`` and ``(…)^T`` written as ``pmatrix``; else ``text`` itself."""
+    """``text`` with ``diag(…)``, ``(…)^T`` and a nested list ``[[…], […]]`` written as
+    ``pmatrix``; else ``text`` itself."""
     if len(text) > MAX_TEXT:
         return text
+    if "[[" in text.replace(" ", ""):
+        nested = _nested_list(text)
+        if nested is not None:
+            return nested
     if "diag" in text:
         text = _written_diagonals(text)
     if "^" in text and ("T" in text or "\\top" in text or "\\intercal" in text):

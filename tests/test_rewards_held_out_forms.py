@@ -147,3 +147,21 @@ def test_a_prose_reference_against_a_response_is_decided_in_time() -> None:
     gold = "f(m) = km \\text{ for any positive integer constant } k."
     pred = "We show that every solution is constant. Hence the answer is $f(m)=c$."
     assert compare(gold, pred, timeout_s=3.0).path == "symbolic"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("$\\overrightarrow{AB}$", "$AB$", True),  # vectors named by their points, arrows dropped
+        ("$AB$", "$\\vec{AB}$", True),
+        (
+            "$\\frac{\\overrightarrow{AB}}{2} + \\frac{\\overrightarrow{CD}}{3}$",
+            "$\\frac{AB}{2} + \\frac{CD}{3}$",
+            True,
+        ),
+        ("$\\overrightarrow{AB}$", "$BA$", None),  # another text: the other rules decide
+        ("$\\vec{AB}$", "$\\vec{BA}$", None),
+    ],
+)
+def test_vectors_with_and_without_arrows(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

@@ -22,6 +22,9 @@ COLUMN = "\\begin{pmatrix}1.1\\\\0.5\\end{pmatrix}"
         ("[1,2]^T", "\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}"),
         ("(a, b)^\\top", "\\begin{pmatrix}a \\\\ b\\end{pmatrix}"),
         ("(f(1), 2)^{T}", "\\begin{pmatrix}f(1) \\\\ 2\\end{pmatrix}"),
+        ("[[1,2],[3,4]]", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),
+        ("Matrix([[1, 2], [3, 4]])", "\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}"),
+        ("[[1],[2]]", "\\begin{pmatrix}1 \\\\ 2\\end{pmatrix}"),
         # left as written
         ("(1,2)^2", None),
         ("x^T", None),
@@ -30,6 +33,8 @@ COLUMN = "\\begin{pmatrix}1.1\\\\0.5\\end{pmatrix}"
         ("\\operatorname{diag}(2)", None),
         ("\\operatorname{diag}(2,3", None),  # not closed
         ("\\text{Tdiag}(1,2)", None),
+        ("[[1,2],[3]]", None),  # rows of different lengths
+        ("[[1,2]]", None),  # one row: a list in a list
     ],
 )
 def test_matrix_forms_written_out(text: str, want: str | None) -> None:
@@ -44,6 +49,8 @@ def test_matrix_forms_written_out(text: str, want: str | None) -> None:
         ("(11/10,1/2)^{\\mathsf T}", "\\begin{pmatrix}0.5\\\\1.1\\end{pmatrix}", False),
         ("(11/10,1/2)^{\\mathsf T}", "\\begin{pmatrix}1.1&0.5\\end{pmatrix}", False),  # a row
         ("\\mathrm{diag}(\\tfrac12,3)", "\\begin{bmatrix}0.5&0\\\\0&3\\end{bmatrix}", True),
+        ("[[1,2],[3,4]]", "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}", True),
+        ("[[1,2],[3,5]]", "\\begin{bmatrix}1 & 2 \\\\ 3 & 4\\end{bmatrix}", False),
         ("\\operatorname{diag}(2,2,12)", "\\begin{pmatrix}2&1&0\\\\0&2&0\\\\0&0&12\\end{pmatrix}", False),
         ("\\operatorname{diag}(2,2,12)", "\\begin{pmatrix}2&0&0\\\\0&12&0\\\\0&0&2\\end{pmatrix}", False),
         # a tuple is a column vector, not a one-row matrix (math-verify refuses it too)

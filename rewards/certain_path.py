@@ -55,6 +55,7 @@ from rewards.equations import (
     function_as_y,
     graph_and_function,
     names_differ,
+    reversed_chain,
     sides_swapped,
 )
 from rewards.exact_numbers import Num, read_number
@@ -222,6 +223,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         )
         if (ig is not None or ip is not None) and compare_answers(ig or ng, ip or np_, text_words):
             return True  # "1 \\pm 2 \\pm 3" against "6, 0, 2, -4": every choice of signs
+    if reversed_chain(gold, pred):
+        return True  # "2 \\ne 3" against "3 \\ne 2", "1 < x < 2" against "2 > x > 1": one statement
     if "=" in gold and "=" in pred:
         values = equations_of_numbers(gold, pred)
         if values is not None:

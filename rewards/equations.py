@@ -118,6 +118,66 @@ def sides_swapped(gold: str, pred: str) -> bool:
     return [side.replace(" ", "") for side in g] == [side.replace(" ", "") for side in reversed(p)]
 
 
+_CHAIN_OP_RE = re.compile(r"\\(?:leq?|geq?|neq?|approx|lt|gt)(?![a-zA-Z])|<=|>=|[<>=]")
+_CHAIN_OP_NAMES = {
+    "\\leq": "\\le",
+    "\\geq": "\\ge",
+    "\\neq": "\\ne",
+    "\\lt": "<",
+    "\\gt": ">",
+    "<=": "\\le",
+    ">=": "\\ge",
+}
+_FLIPPED = {
+    "<": ">",
+    ">": "<",
+    "\\le": "\\ge",
+    "\\ge": "\\le",
+    "=": "=",
+    "\\ne": "\\ne",
+    "\\approx": "\\approx",
+}
+
+
+def _relation_chain(s: str) -> tuple[list[str], list[str]] | None:
+    """Sides (spaces removed) and relations of ``1 < x \\le 2``, relations outside brackets only;
+    None without a relation, with an empty side or with a comma outside brackets."""
+    sides: list[str] = []
+    ops: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and c == ",":
+            return None
+        elif depth == 0:
+            m = _CHAIN_OP_RE.match(s, i)
+            if m is not None:
+                sides.append(s[start:i].replace(" ", ""))
+                ops.append(_CHAIN_OP_NAMES.get(m.group(0), m.group(0)))
+                start = i = m.end()
+                continue
+        i += 1
+    sides.append(s[start:].replace(" ", ""))
+    if not ops or not all(sides):
+        return None
+    return sides, ops
+
+
+def reversed_chain(gold: str, pred: str) -> bool:
+    """``2 \\ne 3`` and ``3 \\ne 2``; ``1 < x < 2 < y < 3`` and ``3 > y > 2 > x > 1``: one chain of
+    relations written from its other end (the same statement, true or false)."""
+    g, p = _relation_chain(gold), _relation_chain(pred)
+    if g is None or p is None or len(g[0]) != len(p[0]):
+        return False
+    return g[0] == p[0][::-1] and g[1] == [_FLIPPED[op] for op in reversed(p[1])]
+
+
 def equation_in_unknowns(s: str) -> bool:
     """``a + z = 0``, ``2x = 10``: one equation whose left side is an expression in variables, not
     a name (``x = 5``, ``f(2) = 5``), a segment (``AB = 5``) or a computation (``\\log_2 8 = 3``)."""

@@ -165,3 +165,19 @@ def test_a_prose_reference_against_a_response_is_decided_in_time() -> None:
 )
 def test_vectors_with_and_without_arrows(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("2\\ne3", "3\\ne2", True),  # a chain of relations written from its other end
+        ("2\\approx3", "3\\approx2", True),
+        ("1<x<2<y<3", "3>y>2>x>1", True),
+        ("3 \\gt 2 \\ge 1", "1 \\le 2 \\lt 3", True),
+        ("x\\le 5", "5 \\ge x", True),
+        ("x<5", "5<x", False),
+        ("1<x<2<y<3", "3>y>2>x>0", None),  # another statement: the other rules decide
+    ],
+)
+def test_reversed_relation_chains(gold: str, pred: str, want: bool | None) -> None:
+    assert decide_fast(gold, pred) is want

@@ -59,6 +59,7 @@ from rewards.letter_case import differ_only_in_case
 from rewards.matrix_forms import matrix_forms_written_out
 from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
+from rewards.set_algebra import set_algebra_written_out
 from rewards.set_words import plain_set_spellings
 
 __all__ = [
@@ -186,10 +187,11 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
 
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
-    given by an index, a diagonal matrix, a transposed tuple and a plain-text interval union
-    written out; ``+/-`` as ``\\pm``."""
+    given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
+    operations on finite sets of numbers written out; ``+/-`` as ``\\pm``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
-    return plain_set_spellings(matrix_forms_written_out(index_sets_written_out(text)))
+    text = matrix_forms_written_out(index_sets_written_out(text))
+    return set_algebra_written_out(plain_set_spellings(text))
 
 
 def _prose(answer: str) -> bool:

@@ -214,7 +214,7 @@ def read_number(s: str, decimal_comma: bool = False, words: bool = False) -> Num
         s = s[1:].strip()
     if s.startswith("{") and s.endswith("}") and braced(s, 0, len(s)) == (s[1:-1], len(s)):
         s = s[1:-1].strip()
-    if s in ("\\infty", "\\infinity", "∞", "infinity", "inf") and not percent:
+    if (s in ("\\infty", "\\infinity", "∞") or s.lower() in ("infinity", "inf", "infty")) and not percent:
         return Inf(sign)
     if decimal_comma and _DECIMAL_COMMA_RE.match(s):
         s = s.replace(",", ".")

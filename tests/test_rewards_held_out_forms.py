@@ -181,3 +181,17 @@ def test_vectors_with_and_without_arrows(gold: str, pred: str, want: bool | None
 )
 def test_reversed_relation_chains(gold: str, pred: str, want: bool | None) -> None:
     assert decide_fast(gold, pred) is want
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "want"),
+    [
+        ("\\infty", "Infinity", True),  # JavaScript's and sympy's spellings, any case
+        ("Infinity", "infty", True),
+        ("-\\infty", "-Infinity", True),
+        ("\\infty", "-Infinity", False),
+        ("5", "Infinity", False),
+    ],
+)
+def test_infinity_spelled_as_a_word(gold: str, pred: str, want: bool) -> None:
+    assert decide_fast(gold, pred) is want

@@ -56,6 +56,7 @@ from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
 from rewards.index_sets import index_sets_written_out
 from rewards.letter_case import differ_only_in_case
+from rewards.log_of_power import log_of_power_written_out
 from rewards.matrix_forms import matrix_forms_written_out
 from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
@@ -188,10 +189,10 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
-    operations on finite sets of numbers written out; ``+/-`` as ``\\pm``."""
+    operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
     text = matrix_forms_written_out(index_sets_written_out(text))
-    return set_algebra_written_out(plain_set_spellings(text))
+    return log_of_power_written_out(set_algebra_written_out(plain_set_spellings(text)))
 
 
 def _prose(answer: str) -> bool:

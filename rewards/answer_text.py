@@ -505,6 +505,22 @@ def split_outside_brackets(s: str, at: re.Pattern[str]) -> list[str]:
 _SEPARATORS = {",;": re.compile("[,;]"), ",": re.compile(",")}
 
 
+def closing_parenthesis(text: str, start: int, limit: int | None = None) -> int | None:
+    """Index of the ``)`` that closes the ``(`` at ``start``, counting every kind of bracket
+    (None when another kind closes it, or nothing within ``limit`` characters)."""
+    depth = 0
+    end = len(text) if limit is None else min(len(text), start + limit)
+    for i in range(start, end):
+        c = text[i]
+        if c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+            if depth == 0:
+                return i if c == ")" else None
+    return None
+
+
 def split_top(s: str, seps: str = ",;") -> list[str]:
     """``s`` split at the separators ``seps`` outside brackets, each part stripped."""
     at = _SEPARATORS.get(seps) or re.compile(f"[{re.escape(seps)}]")
@@ -605,6 +621,15 @@ COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
 def letters(s: str) -> set[str]:
     """The letters of ``s`` outside LaTeX command names (``\\frac{a}{b}`` -> ``{a, b}``)."""
     return set(re.findall(r"[A-Za-z]", COMMAND_RE.sub(" ", s)))
+
+
+_LETTER_TOKEN_RE = re.compile(r"\\[A-Za-z]+|[A-Za-z]")
+
+
+def rename_letters(s: str, names: dict[str, str]) -> str:
+    """``s`` with each letter outside LaTeX command names that ``names`` maps replaced
+    (``{"k": "2"}``: ``\\sin k`` -> ``\\sin 2``, the k of ``\\sin`` kept)."""
+    return _LETTER_TOKEN_RE.sub(lambda t: names.get(t.group(0), t.group(0)), s)
 
 
 _NUMBER_GAP = (
@@ -762,6 +787,15 @@ def drop_common_name(gold: str, pred: str) -> tuple[str, str] | None:
     return gold[mg.end() :], pred[mp.end() :]
 
 
+def _named_items(s: str) -> tuple[str, list[str]]:
+    """``x = 3 \\pm 1, 5`` -> (``x = ``, [``3 \\pm 1``, ``5``]): the ``name =`` it starts with, if
+    any, and the items of the rest."""
+    m = _name_prefix(s)
+    if m:
+        return m.group(1), split_top(s[m.end() :])
+    return "", split_top(s)
+
+
 MAX_SIGN_MARKS = 4
 """At most this many ``\\pm`` in one item are written out independently (16 values)."""
 
@@ -772,11 +806,7 @@ def expand_independent_signs(s: str) -> str | None:
     written out with every sign chosen on its own; None when no item has two. Only a match is
     taken from this reading (the text does not say the signs are independent), so a caller
     credits on it and never refuses."""
-    prefix = ""
-    m = _name_prefix(s)
-    if m:
-        prefix, s = m.group(1), s[m.end() :]
-    items = split_top(s)
+    prefix, items = _named_items(s)
     out: list[str] = []
     expanded = False
     for item in items:
@@ -810,11 +840,7 @@ def expand_plus_minus(s: str) -> str | None:
     as the two values it stands for (a leading one as ``c`` and ``-c``), or None when no item has
     one. Items with two or more are None: ``a \\pm b \\mp c`` couples its signs by convention, a
     list of four values (``1 \\pm 2 \\pm 3``) does not, and the text does not say which is meant."""
-    prefix = ""
-    m = _name_prefix(s)
-    if m:
-        prefix, s = m.group(1), s[m.end() :]
-    items = split_top(s)
+    prefix, items = _named_items(s)
     out: list[str] = []
     for item in items:
         marks = list(_PLUS_MINUS_TOKEN_RE.finditer(item))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import letters, rename_letters
+
 __all__ = ["MAX_ELEMENTS", "index_sets_written_out"]
 
 MAX_ELEMENTS = 64
@@ -34,7 +36,6 @@ _INTEGER_DECLARATION_RE = re.compile(
     r"(?:^|,|;|\\text\{\s*(?:and|where)\s*\})\s*([a-zA-Z])\s*\\in\s*\\mathbb\s*\{?\s*[ZN]\s*\}?\s*(?=$|,|;)"
 )
 """``k \\in \\mathbb{Z}`` before or after a condition: two bounds then give the integers between."""
-_TOKEN_RE = re.compile(r"\\[A-Za-z]+|[A-Za-z]")
 _CUP_RE = re.compile(r"\s*\\cup(?![a-zA-Z])\s*")
 _TRAILING_RE = re.compile(r"(?:,?\s*\\text\{[^{}]*\}|\s*\.)$")
 
@@ -91,7 +92,7 @@ def _index(condition: str) -> tuple[str, list[int]] | None:
 
 def _substituted(expr: str, letter: str, value: int) -> str:
     """``expr`` with each standalone ``letter`` (not inside a command name) as ``{(value)}``."""
-    return _TOKEN_RE.sub(lambda t: f"{{({value})}}" if t.group(0) == letter else t.group(0), expr)
+    return rename_letters(expr, {letter: f"{{({value})}}"})
 
 
 def _set_end(text: str, start: int) -> int | None:
@@ -124,7 +125,7 @@ def _written_out(body: str) -> list[str] | None:
     if found is None or not expr:
         return None
     letter, values = found
-    if not any(t.group(0) == letter for t in _TOKEN_RE.finditer(expr)):
+    if letter not in letters(expr):
         return None
     return [_substituted(expr, letter, v) for v in values]
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import closing_parenthesis
+
 __all__ = ["log_of_power_written_out"]
 
 MAX_TEXT = 2000
@@ -25,19 +27,6 @@ _BARE_POWER_RE = re.compile(r"^(.{1,20}?)\^([A-Za-z0-9])$")
 
 MAX_ARGUMENT = 300
 """A logarithm's argument longer than this is not read (each ``ln(`` scans at most this far)."""
-
-
-def _closing(text: str, start: int) -> int | None:
-    """Index of the ``)`` closing the ``(`` at ``start``, within ``MAX_ARGUMENT`` characters."""
-    depth = 0
-    for i in range(start, min(len(text), start + MAX_ARGUMENT)):
-        if text[i] in "({[":
-            depth += 1
-        elif text[i] in ")}]":
-            depth -= 1
-            if depth == 0:
-                return i if text[i] == ")" else None
-    return None
 
 
 def _balanced(s: str) -> bool:
@@ -77,7 +66,7 @@ def log_of_power_written_out(text: str) -> str:
     for m in _LOG_RE.finditer(text):
         if m.start() < i:
             continue
-        end = _closing(text, m.end() - 1)
+        end = closing_parenthesis(text, m.end() - 1, MAX_ARGUMENT)
         if end is None:
             continue
         inner = text[m.end() : end]

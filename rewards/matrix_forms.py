@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from rewards.answer_text import split_top
+from rewards.answer_text import closing_parenthesis, split_top
 
 __all__ = ["MAX_ENTRIES", "matrix_forms_written_out"]
 
@@ -29,20 +29,6 @@ _TRANSPOSE_RE = re.compile(
     r"\s*\}|T(?![a-zA-Z])|\\top(?![a-zA-Z])|\\intercal(?![a-zA-Z]))"
 )
 _OPENING = {")": "(", "]": "["}
-
-
-def _closing(text: str, start: int) -> int | None:
-    """Index of the ``)`` closing the ``(`` at ``start``."""
-    depth = 0
-    for i in range(start, len(text)):
-        c = text[i]
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-            if depth == 0:
-                return i if c == ")" else None
-    return None
 
 
 def _opening(text: str, end: int) -> int | None:
@@ -76,7 +62,7 @@ def _written_diagonals(text: str) -> str:
     for m in _DIAG_RE.finditer(text):
         if m.start() < i:
             continue
-        end = _closing(text, m.end() - 1)
+        end = closing_parenthesis(text, m.end() - 1)
         entries = None if end is None else _entries(text[m.end() : end])
         if end is None or entries is None:
             continue

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from itertools import permutations
 
+from rewards.answer_text import letters, rename_letters
+
 __all__ = ["MAX_PARAMETERS", "MAX_TEXT", "declared_family", "renamed_bodies"]
 
 MAX_PARAMETERS = 3
@@ -26,7 +28,6 @@ _DECLARATION_RE = re.compile(
     r"(?<![A-Za-z\\])([a-zA-Z](?:\s*,\s*[a-zA-Z]){0,3})\s*\\in\s*\\mathbb\s*\{?\s*([RCZNQ])\s*\}?\s*(\))?\s*\.?\s*$"
 )
 _TAIL_RE = re.compile(r"(?:\s|\\q?quad|\\[ ,;]|[,;])+$")
-_TOKEN_RE = re.compile(r"\\[A-Za-z]+|[A-Za-z]")
 
 
 def declared_family(text: str) -> tuple[str, tuple[str, ...], str] | None:
@@ -41,14 +42,10 @@ def declared_family(text: str) -> tuple[str, tuple[str, ...], str] | None:
     if len(params) > MAX_PARAMETERS or len(set(params)) != len(params):
         return None
     body = _TAIL_RE.sub("", text[: m.start()])
-    letters = {t.group(0) for t in _TOKEN_RE.finditer(body)}
-    if not body or "=" not in body or any(p not in letters for p in params):
+    named = letters(body)
+    if not body or "=" not in body or any(p not in named for p in params):
         return None
     return body, params, m.group(3)
-
-
-def _renamed(body: str, mapping: dict[str, str]) -> str:
-    return _TOKEN_RE.sub(lambda t: mapping.get(t.group(0), t.group(0)), body)
 
 
 def renamed_bodies(gold: str, pred: str) -> list[tuple[str, str]]:
@@ -58,7 +55,7 @@ def renamed_bodies(gold: str, pred: str) -> list[tuple[str, str]]:
     g, p = declared_family(gold), declared_family(pred)
     if g is None or p is None or g[2] != p[2] or len(g[1]) != len(p[1]):
         return []
-    p_letters = {t.group(0) for t in _TOKEN_RE.finditer(p[0])}
+    p_letters = letters(p[0])
     if any(name in p_letters and name not in p[1] for name in g[1]):
         return []  # "a" is a parameter of the reference and something else in the prediction
-    return [(g[0], _renamed(p[0], dict(zip(p[1], order, strict=True)))) for order in permutations(g[1])]
+    return [(g[0], rename_letters(p[0], dict(zip(p[1], order, strict=True)))) for order in permutations(g[1])]

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rewards.answer_text import COMMAND_RE, prose_words
+from rewards.constant_sets import install_constant_set_screen
 from rewards.equations_without_solutions import install_no_solution_rule
 from rewards.idle_warm_up import WARM_UP_TEXTS
 from rewards.latex_prediction import install_two_stage_parsing
@@ -190,6 +191,7 @@ def _load() -> tuple[Any, Any, Any]:
     install_solve_memo()
     install_numeric_screen()
     install_equation_screen()
+    install_constant_set_screen()
     install_no_solution_rule()
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 

@@ -17,7 +17,9 @@ it is one of those values; a symbol with any assumption a positive irrational nu
 such as integer, is not screened). An identity sympy applies only for positive values (``\\log
 x^2 = 2\\log x``) holds at the point, so its difference is 0 there and goes to ``simplify`` as
 before. Anything else (functions of unknown kind, sums, integrals, limits, matrices, relations,
-sets) goes to ``simplify`` unscreened.
+sets) goes to ``simplify`` unscreened. An unknown function applied to plain symbols (``f(x)``) is
+an opaque value of its own (a positive symbol at the point); applied to anything else
+(``f(2x)``) it is not screened.
 """
 
 from __future__ import annotations
@@ -100,6 +102,34 @@ def _value_at_point(difference: Any, symbols: list[Any], point_digits: int, digi
     return complex(value)
 
 
+def _applies_to_symbols(node: Any) -> bool:
+    """Whether ``node`` is an unknown function applied to plain symbols (``f(x)``, ``g(x, y)``)."""
+    import sympy
+    from sympy.core.function import AppliedUndef
+
+    return isinstance(node, AppliedUndef) and all(isinstance(arg, sympy.Symbol) for arg in node.args)
+
+
+def _opaque_applications(expr: Any) -> Any:
+    """``expr`` with each application of an unknown function to plain symbols (``f(x)``) replaced
+    by a positive symbol of its own, or None when an unknown function is applied to anything else
+    (``f(2x)``: ``f(x + x)`` is the same value, which independent symbols would not know). Nothing
+    is known of ``f``, so ``simplify`` treats ``f(x)`` as an opaque value: a difference clearly
+    nonzero for one choice of those values is not identically zero."""
+    import sympy
+    from sympy.core.function import AppliedUndef
+
+    if not isinstance(expr, sympy.Basic):
+        return expr
+    applications = expr.atoms(AppliedUndef)
+    if not applications:
+        return expr
+    if not all(_applies_to_symbols(app) for app in applications):
+        return None
+    ordered = sorted(applications, key=sympy.srepr)
+    return expr.xreplace({app: sympy.Dummy(f"applied{k}", positive=True) for k, app in enumerate(ordered)})
+
+
 def clearly_different(a: Any, b: Any) -> bool:
     """Whether ``a - b`` is an elementary expression clearly nonzero at the screen's point (see
     the module docstring); False whenever that is not shown, including every error."""
@@ -108,7 +138,7 @@ def clearly_different(a: Any, b: Any) -> bool:
     try:
         if not isinstance(a, sympy.Expr) or not isinstance(b, sympy.Expr):
             return False
-        difference = a - b
+        difference = _opaque_applications(a - b)
         if not isinstance(difference, sympy.Expr):
             return False
         allowed = _elementary_types()
@@ -145,12 +175,13 @@ def install_numeric_screen() -> Callable[[], None] | None:
 
 
 def _explicit(equation: Any) -> tuple[Any, Any] | None:
-    """``(y, f)`` when ``equation`` gives the symbol ``y`` explicitly, ``y = f`` or ``f = y`` with
-    ``y`` not in ``f``; else None."""
+    """``(y, f)`` when ``equation`` gives the symbol ``y`` (or an unknown function of symbols,
+    ``f(x)``, as one more unknown) explicitly, ``y = f`` or ``f = y`` with ``y`` not in ``f``;
+    else None."""
     import sympy
 
     for side, other in ((equation.lhs, equation.rhs), (equation.rhs, equation.lhs)):
-        if isinstance(side, sympy.Symbol) and side not in other.free_symbols:
+        if (isinstance(side, sympy.Symbol) or _applies_to_symbols(side)) and not other.has(side):
             return side, other
     return None
 
@@ -182,7 +213,7 @@ def _off_the_relation(explicit: tuple[Any, Any], equation: Any) -> bool:
     number) is clearly not on ``equation``, which has ``y`` in it but does not give it explicitly
     (``y = 580 \\cdot 1.03^t`` against ``\\frac{y}{1.08^t} = 580``)."""
     symbol, value = explicit
-    if symbol not in equation.free_symbols:
+    if not equation.has(symbol):
         return False
     lhs, rhs = equation.lhs.xreplace({symbol: value}), equation.rhs.xreplace({symbol: value})
     symbols = _ordered_symbols((lhs - rhs).free_symbols | value.free_symbols)

@@ -40,7 +40,12 @@ f = sympy.Function("f")
         (sympy.sqrt(x**2), x, False),
         (x, x + sympy.Float("1e-12"), False),  # below the threshold: left to simplify
         (sympy.pi, sympy.Float("3.14159265358979"), False),
-        (f(x), f(y), False),  # unknown functions: not screened
+        (f(x), f(y), True),  # an unknown function of symbols: an opaque value at each application
+        (f(x) + x, x + f(x), False),
+        (f(x) ** 2 + 1, f(x) ** 2, True),
+        (f(2 * x), f(x + x), False),  # the same application, written out: one symbol
+        (f(2 * x), f(x), False),  # applied to anything but a symbol: not screened
+        (sympy.Derivative(f(x), x), sympy.Integer(0), False),  # derivatives: not screened
         (sympy.Sum(x**n, (n, 0, 3)), 1 + x, False),  # sums: not screened
         (sympy.Integral(x, (x, 0, 1)), sympy.Integer(2), False),  # integrals: not screened
         (x + n, x + 1, False),  # an integer symbol: not screened
@@ -63,7 +68,8 @@ def test_the_screen_skips_simplify_only_where_the_answer_is_no(simplify_calls: l
     assert grader.sympy_symbolic_eq(x**2 + 1, x**2 + 2) is False
     assert grader.sympy_symbolic_eq(sympy.tan(x), sympy.sin(x) / sympy.cos(x)) is True
     assert grader.sympy_symbolic_eq(f(x), f(y)) is False
-    assert simplify_calls[0] == 2  # the identity and the unknown function reached simplify
+    assert grader.sympy_symbolic_eq(f(2 * x), f(x)) is False
+    assert simplify_calls[0] == 2  # the identity and f(2x) reached simplify
 
 
 _LEAVES = st.sampled_from([x, y, sympy.Integer(2), sympy.Rational(1, 3), sympy.pi, sympy.Float("0.5")])
@@ -115,7 +121,12 @@ def test_equal_forms_pass_and_what_is_screened_out_simplify_refuses(a: Any, form
         (sympy.Eq(y, x**2), sympy.Eq(x, 3), True),  # x = 3 put into y = x^2: y = 9 is not all y
         (sympy.Eq(y, x**2), sympy.Eq(sympy.Symbol("z", real=True), 1), False),  # no common symbol
         (sympy.Eq(y, x + y), sympy.Eq(y, x), True),  # y = x put into y = x + y: x = 0 is not all x
-        (sympy.Eq(y, f(x)), sympy.Eq(y, f(2 * x)), False),  # an unknown function: not screened
+        (sympy.Eq(y, f(x)), sympy.Eq(y, f(2 * x)), False),  # f applied to 2x: not screened
+        # f(x) given explicitly, as one more unknown (a functional equation's answer)
+        (sympy.Eq(f(x), x**2 + y * x), sympy.Eq(f(x), 2 * x**2 + y * x), True),
+        (sympy.Eq(f(x), x**2 + y * x), sympy.Eq(x**2 + x * y, f(x)), False),
+        (sympy.Eq(f(x), x), sympy.Eq(f(x) - x, 1), True),  # f(x) = x put into f(x) - x = 1: 0 = 1
+        (sympy.Eq(f(x), x), sympy.Eq(f(y), y), False),  # other unknowns: left to solve
         (sympy.Eq(y, f(x)), sympy.Eq(y, f(x) + 1), True),  # ... unless it cancels
         (sympy.Lt(y, x), sympy.Lt(y, x + 1), False),  # inequalities: not screened
     ],

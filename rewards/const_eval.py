@@ -19,6 +19,7 @@ arithmetic on complex numbers (:mod:`rewards.gaussian_numbers`): ``i(2-i)`` is `
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from fractions import Fraction
@@ -422,7 +423,10 @@ def evaluate_gaussian(s: str) -> Fraction | Gaussian | None:
     return value if isinstance(value, (Fraction, Gaussian)) else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _evaluate(s: str, imaginary: bool) -> Value | None:
+    """Memoised: the rules of the certain path read the same texts several times per pair, and a
+    GRPO group repeats its reference (values are immutable: Fraction, float, Gaussian)."""
     if not s or len(s) > 500:
         return None
     try:

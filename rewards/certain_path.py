@@ -55,10 +55,11 @@ from rewards.equations import (
     function_as_y,
     graph_and_function,
     names_differ,
+    number_of,
     reversed_chain,
     sides_swapped,
 )
-from rewards.exact_numbers import Num, read_number
+from rewards.exact_numbers import Num, read_number, rounded_form
 from rewards.expression_lists import lists_decide
 from rewards.expressions import (
     complex_constants_decide,
@@ -531,7 +532,12 @@ def _one_value_two_ways(s: str) -> list[str]:
     if len(parts) != 2 or not all(parts) or any("," in part for part in parts):
         return []
     a, b = parts
-    return parts if compare_answers(a, b) is True or compare_answers(b, a) is True else []
+    if compare_answers(a, b) is True or compare_answers(b, a) is True:
+        return parts
+    na, nb = number_of(a), number_of(b)
+    return (
+        parts if na is not None and nb is not None and (rounded_form(na, nb) or rounded_form(nb, na)) else []
+    )
 
 
 _UNIT_TAIL_RE = re.compile(

@@ -23,7 +23,7 @@ from rewards.answer_text import (
 from rewards.answer_values import read_value, values_equal
 from rewards.const_eval import evaluate_exact
 from rewards.elementary_identity import proves_same_function
-from rewards.exact_numbers import Num
+from rewards.exact_numbers import Num, rounded_form
 from rewards.expressions import CONSTANT_LETTERS, FREE_LETTER_RE, variables_of
 from rewards.formal_identity import read_pair, same_equation
 from rewards.named_values import BRACKETED_NAME_RE, NAME, NAMED_RATIO_VALUE_RE
@@ -80,19 +80,21 @@ def false_step(s: str) -> bool:
     if "=" not in s or len(s) > MAX_ANSWER_CHARS:
         return False
     parts = [part.strip() for part in split_chain(s)]
-    last = _number_of(parts[-1]) if len(parts) >= 2 else None
+    last = number_of(parts[-1]) if len(parts) >= 2 else None
     if last is None:
         return False
     for part in parts[:-1]:
         if letters(part) - CONSTANT_LETTERS:
             continue  # "x" in "x = 0 = 42": a name
-        value = _number_of(part)
-        if value is not None and not values_equal(value, last) and not values_equal(last, value):
+        value = number_of(part)
+        if value is None or values_equal(value, last) or values_equal(last, value):
+            continue
+        if not rounded_form(value, last) and not rounded_form(last, value):
             return True
     return False
 
 
-def _number_of(side: str) -> Num | None:
+def number_of(side: str) -> Num | None:
     """One number as written (its decimals kept), or the exact value of a computation."""
     value = read_value(side)
     if isinstance(value, Num):

@@ -12,14 +12,13 @@ sentences) add on top, and letters that differ only in case are different variab
 (:mod:`rewards.letter_case`; math-verify reads them all in lowercase). Model text is never ``eval``-ed or ``sympify``-ed here.
 
 Numeric rule (see docs/rewards.md): integers and fractions compare exactly. A decimal written with
-a fractional part (``0.33``) is a rounded value. When the **reference** is a decimal with ``d >= 2``
-digits after the point, an exact prediction matches if it rounds or truncates to the reference at
-``d`` digits (``0.33`` accepts ``\\frac13``, ``2.71`` and ``2.72`` accept ``e``; ``0.5`` is an exact
-value and accepts only ``\\frac12``). When the
-reference is exact (``\\frac13``, ``\\pi``, ``2^{32}``), a decimal prediction matches only if it
-equals it exactly (``0.5`` for ``\\frac12``; never ``0.333`` for ``\\frac13`` or ``3.14159`` for
-``\\pi``). Two decimals match when equal, or when the shorter (2+ places, 5+ significant
-digits) is the longer rounded or cut to its places (``3.1416`` and ``3.14159``).
+a fractional part (``0.33``) is a rounded value. A decimal and an exact value (``\\frac13``,
+``\\pi``, ``2^{32}``), whichever is the reference, match only when the decimal has six decimals or
+more and is the exact value rounded to them (a reference may also be it truncated):
+``0.333333`` for ``\\frac13``, ``0.707107`` for ``\\frac{\\sqrt2}2``; never ``0.33`` or ``0.333``
+for ``\\frac13``, ``3.14159`` for ``\\pi``. A shorter decimal matches an exact value it equals
+(``0.5`` for ``\\frac12``). Two decimals match when equal, or when the shorter (2+ places, 5+
+significant digits) is the longer rounded or cut to its places (``3.1416`` and ``3.14159``).
 
 Where the rules live: :mod:`rewards.certain_path` (the rule chain, :func:`decide_fast`),
 :mod:`rewards.answer_text` (normalisation), :mod:`rewards.exact_numbers` and

@@ -5,8 +5,9 @@ places it was written with, and whether it was a percent) or an :class:`Inf`: in
 ``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, repeating decimals (``0.1\\overline{6}``, exact),
 mixed numbers, thousands separators, a decimal comma
 where asked, trailing unit words (``12 m^2``), number words (``twenty-one``). :func:`nums_equal` is
-the numeric rule of docs/rewards.md: exact values compare exactly; a decimal reference accepts the
-exact values that round or truncate to it.
+the numeric rule of docs/rewards.md: exact values compare exactly; a decimal with six decimals or
+more accepts the exact values that round to it (truncate, for a reference); a shorter one, only
+an exact value it equals.
 """
 
 from __future__ import annotations
@@ -248,13 +249,21 @@ def _candidates(n: Num) -> tuple[tuple[Fraction, int | None, int | None], ...]:
 
 
 MIN_ROUNDED_DECIMALS = 2
-"""A decimal reference is read as rounded only with at least this many decimals (``0.33`` accepts
-``\\frac13``, ``5.66`` ``4\\sqrt2``); ``0.5`` or ``12.5`` are exact values: +-0.05 would credit
-``\\frac{37}{72}`` or ``\\frac{623}{50}``."""
+"""Two decimals written to different places are compared as rounded (:data:`MIN_SHARED_DIGITS`)
+only when the shorter has at least this many decimals: ``0.5`` or ``12.5`` are exact values."""
 
-MIN_EXACT_DIGITS = 10
-"""A decimal prediction for an exact reference must carry at least this many significant digits,
-all correct (``0.0833333333333333`` for ``\\frac1{12}``; never ``3.14159`` for ``\\pi``)."""
+MIN_DECIMALS_FOR_EXACT = 6
+"""A decimal and an exact value (``\\frac13``, ``\\sqrt2``, ``\\pi``), on either side, match only
+when the decimal has at least this many decimals (and :data:`MIN_SIGNIFICANT_FOR_EXACT`
+significant digits), all correct: ``0.707107`` for ``\\frac{\\sqrt2}2``, ``-0.333333`` for
+``-\\frac13``; never ``3.14159`` for ``\\pi``, ``1.41`` for ``\\sqrt2``, ``0.33`` for ``\\frac13``,
+whichever is the reference. Shorter decimals match only an exact value they equal (``0.25`` for
+``\\frac14``). Six places is math-verify's own rounding, and what public labels agree on (nine of
+them refuse a shorter decimal, none credits one)."""
+
+MIN_SIGNIFICANT_FOR_EXACT = 3
+"""A decimal standing for an exact value also needs this many significant digits: ``0.000001``
+does not stand for every exact value under 1.5e-6."""
 
 
 MIN_SHARED_DIGITS = 5
@@ -262,6 +271,28 @@ MIN_SHARED_DIGITS = 5
 ``MIN_ROUNDED_DECIMALS`` decimals and this many significant digits, is the longer rounded or cut
 to its places (``3.1416`` and ``3.14159``, ``0.0666668`` and ``0.066666793``; never ``2.23`` and
 ``2.232``, nor ``12.5`` and ``12.54``)."""
+
+
+def rounded_form(exact: Num, decimal: Num) -> bool:
+    """Whether ``decimal`` (two decimals or more, not a percent) is ``exact`` (no decimals)
+    rounded or cut to its places: ``0.33`` for ``\\frac13``. Not an equality (a prediction
+    ``0.33`` is not the answer ``\\frac13``, :data:`MIN_DECIMALS_FOR_EXACT`), but one writer's
+    own rounding: the step ``\\frac13 = 0.33`` of a computation, a reference ``2/3 or 0.67``."""
+    places = decimal.digits if decimal.shown is None else decimal.shown
+    return (
+        exact.digits is None
+        and decimal.digits is not None
+        and not exact.percent
+        and not decimal.percent
+        and places >= MIN_ROUNDED_DECIMALS
+        and cut_to(exact.value, decimal.value, decimal.digits)
+    )
+
+
+def decimal_for_exact(places: int, value: Fraction) -> bool:
+    """Whether a decimal with ``places`` decimals and this value may stand for an exact value
+    (:data:`MIN_DECIMALS_FOR_EXACT`)."""
+    return places >= MIN_DECIMALS_FOR_EXACT and _significant(value, places) >= MIN_SIGNIFICANT_FOR_EXACT
 
 
 def _significant(value: Fraction, digits: int) -> int:
@@ -287,21 +318,10 @@ def nums_equal(gold: Num, pred: Num) -> bool:
         for pv, pd, p_shown in _candidates(pred):
             if gv == pv:
                 return True
-            if (
-                gd is not None
-                and g_shown is not None
-                and g_shown >= MIN_ROUNDED_DECIMALS
-                and pd is None
-                and cut_to(pv, gv, gd)
-            ):
+            if gd is not None and pd is None and decimal_for_exact(gd, gv) and cut_to(pv, gv, gd):
                 return True  # the reference is a rounded or truncated decimal; the prediction is exact
-            if (
-                gd is None
-                and pd is not None
-                and _significant(pv, pd) >= MIN_EXACT_DIGITS
-                and _rounds_to(gv, pv, pd)
-            ):
-                return True  # a machine-precision decimal of the exact reference (0.0833333333333333)
+            if gd is None and pd is not None and decimal_for_exact(pd, pv) and _rounds_to(gv, pv, pd):
+                return True  # a decimal of the exact reference, rounded at six places or more
             if (
                 gd is not None
                 and pd is not None

@@ -16,7 +16,7 @@ from rewards.answer_text import COMMAND_RE, DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
-from rewards.exact_numbers import MIN_EXACT_DIGITS, MIN_ROUNDED_DECIMALS, Num, cut_to
+from rewards.exact_numbers import MIN_DECIMALS_FOR_EXACT, MIN_SIGNIFICANT_FOR_EXACT, Num, cut_to
 from rewards.formal_identity import FUNCTIONS, read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
@@ -71,24 +71,39 @@ def constants_decide(gold: str, pred: str) -> bool | None:
     if rel > 1e-12 and not (_exact(cg) and _exact(cp)) and scale < NEAR_ZERO and abs(fg - fp) <= FLOAT_NOISE:
         return None  # 0 against \sin(\pi) = 1.2e-16: rounding noise near zero, not a difference
     if g_dec and not p_dec:
-        m = re.fullmatch(r"-?\d*\.(\d+)", gold.strip())
-        if m and len(m.group(1)) >= MIN_ROUNDED_DECIMALS:
+        m = _DECIMAL_RE.fullmatch(gold.strip())
+        if m and _stands_for_exact(m):
             # the reference is a rounded or truncated decimal: cut the exact prediction to its digits
-            return _cut_to(cp, cg, fp, fg, len(m.group(1)))
+            return _cut_to(cp, cg, fp, fg, len(m.group(2)))
         if m and isinstance(cp, Fraction):
-            return Fraction(gold.strip()) == cp  # "0.5" is an exact value
+            return Fraction(gold.strip()) == cp  # "0.5" is an exact value; "0.33" is not 1/3
         return None if rel <= 1e-12 else False
     if p_dec and not g_dec:
-        # the reference is exact: a decimal prediction must equal it, or carry machine precision
-        m = re.fullmatch(r"-?(\d*)\.(\d+)", pred.strip())
-        if m and len((m.group(1) + m.group(2)).lstrip("0")) >= MIN_EXACT_DIGITS:
+        # the reference is exact: a decimal prediction must equal it, or round it at six places
+        m = _DECIMAL_RE.fullmatch(pred.strip())
+        if m and _stands_for_exact(m):
             return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(2)) + 4e-16 * scale
+        if m and isinstance(cg, Fraction):
+            return Fraction(pred.strip()) == cg
         return None if rel <= 1e-12 else False
     if g_dec and p_dec:
         return None if rel <= 1e-12 else False
     if rel <= 1e-12:
         return True  # two closed forms equal to 12 significant digits (math-verify checks 15 with evalf)
     return False if rel > 1e-9 else None
+
+
+_DECIMAL_RE = re.compile(r"-?(\d*)\.(\d+)")
+
+
+def _stands_for_exact(decimal: re.Match[str]) -> bool:
+    """Whether a plain decimal may stand for an exact value: six decimals or more, three
+    significant digits (:data:`~rewards.exact_numbers.MIN_DECIMALS_FOR_EXACT`)."""
+    digits = decimal.group(1) + decimal.group(2)
+    return (
+        len(decimal.group(2)) >= MIN_DECIMALS_FOR_EXACT
+        and len(digits.lstrip("0")) >= MIN_SIGNIFICANT_FOR_EXACT
+    )
 
 
 def _cut_to(cp: Fraction | float, cg: Fraction | float, fp: float, fg: float, digits: int) -> bool:

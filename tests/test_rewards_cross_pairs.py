@@ -15,8 +15,8 @@ from rewards.equivalence import decide_fast
         ("0.5", "\\frac{1}{2} + \\frac{1}{72}", False),
         ("12.5", "\\frac{623}{50}", False),
         ("0.5", "\\frac{2}{4}", True),
-        ("0.33", "\\frac13", True),  # two decimals: a rounded reference (docs/rewards.md)
-        ("5.66", "4\\sqrt{2}", True),
+        ("0.33", "\\frac13", False),  # two decimals stand for no exact value (docs/rewards.md)
+        ("5.656854", "4\\sqrt{2}", True),  # six do
         # a bare list is a tuple at most, never an interval with a closed end
         ("(1, 2]", "1, 2", False),
         ("[1, 2]", "so \\boxed{1} and \\boxed{2}", False),  # neither box nor their list

@@ -20,7 +20,8 @@ from rewards.equivalence import compare, decide_fast, is_equivalent
         ("$2a = 4b$", "The line is $\\boxed{a - 2b = 0}$.", True),
         ("2x+4y-3=0", "2x+4y+3=0", False),  # two different lines
         ("x + y - z + 2 = 0", "5x - 7y + 11z + 4 = 0", False),  # two different planes
-        ("x = 0.33", "x = \\frac13", True),  # decimals: the numeric rule (docs/rewards.md)
+        ("x = 0.333333", "x = \\frac13", True),  # decimals: the numeric rule (docs/rewards.md)
+        ("x = 0.33", "x = \\frac13", False),
         ("x = 0.3", "3x = 1", None),
         ("x^2=0", "x=0", None),  # the same solutions, not the same polynomial
         ("x^2+y^2=1", "x^2+y^2=2", None),  # not linear: math-verify decides

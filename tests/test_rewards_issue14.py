@@ -34,7 +34,8 @@ EXACT_PROBES = [
     ("123456789012345678901234567890", "123456789012345678901234567891", False),
     ("\\frac{1}{3}", "\\frac{2}{6}", True),
     ("\\frac{1}{3}", "0.333", False),  # exact reference, rounded prediction
-    ("0.33", "\\frac{1}{3}", True),  # rounded reference: the exact value rounds to it
+    ("0.33", "\\frac{1}{3}", False),  # two decimals stand for no exact value
+    ("0.333333", "\\frac{1}{3}", True),  # six do: the exact value rounds to them
     ("0.5", "\\frac{1}{2}", True),
     ("\\frac{1}{2}", "0.5", True),  # a terminating decimal is exact
     ("\\frac{1}{12}", "0.0833333333333333", True),  # machine precision, all digits right
@@ -46,8 +47,8 @@ EXACT_PROBES = [
     ("0.066793", "0.067", False),
     ("100000.5", "100000.52", False),  # one place: exact
     ("3.1416", "3.1417", False),  # same places: equal values only
-    ("6.02\\times10^{23}", "602214076000000000000000", True),  # scientific: the mantissa's places
-    ("6.02E23", "602214076000000000000000", True),
+    ("6.02\\times10^{23}", "602214076000000000000000", False),  # three significant digits
+    ("6.02E23", "602000000000000000000000", True),
     ("6.02E23", "603000000000000000000000", False),
     ("1.5\\times10^{3}", "1499", False),  # one place shown: exact
     ("2.5e-3", "\\frac{1}{400}", True),

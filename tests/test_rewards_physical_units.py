@@ -100,7 +100,7 @@ def test_read_quantity_refuses(text: str) -> None:
         ("1 year", "12 months", True),
         ("60 mph", "96.56064 km/h", True),
         ("0.33 km", "330 m", True),
-        ("0.33 km", "\\frac{1000}{3} m", True),  # a rounded reference accepts what rounds to it
+        ("0.33 km", "\\frac{1000}{3} m", False),  # 330 m: a decimal is not an exact value
         ("0.33 km", "340 m", False),
         ("\\frac{1}{3} km", "333 m", False),  # an exact reference: a decimal must equal it
         ("1 J", "1 N", False),  # another dimension

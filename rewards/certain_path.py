@@ -377,8 +377,12 @@ def _is_sentence(s: str) -> bool:
 
 
 def _has_anchor(text: str) -> bool:
-    """Whether ``text`` marks its answer: a box, a ``</think>``, an answer tag or a ``####`` line."""
-    return any(mark in text for mark in ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####"))
+    """Whether ``text`` marks its answer: a box, a ``</think>``, an answer tag, a ``####`` line or a
+    Chinese answer mark (``【答案】``, ``答案：``)."""
+    return any(mark in text for mark in _ANCHORS)
+
+
+_ANCHORS = ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####", "【答案】", "答案：", "答案:")
 
 
 def answer_and_trust(text: str) -> tuple[str | None, bool]:

@@ -22,7 +22,20 @@ _LIST_GLUE_RE = re.compile(
     r"^(?:\s|\$|,|;|\\[()\[\]]|\\q?quad|\\text\{ ?(?:and|or) ?\}|\band\b|\bor\b|\\[,;! ]|\b[a-zA-Z]_?\d? ?=)*$"
 )
 _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|or) ?$")
-_PHRASES = ("final answer", "the answer is", "answer:", "answer =", "answer=")
+_PHRASES = (
+    "final answer",
+    "the answer is",
+    "answer:",
+    "answer =",
+    "answer=",
+    "【答案】",
+    "答案：",
+    "答案:",
+    "答案是",
+)
+"""Answer phrases; the Chinese ones as GAOKAO-Bench's template writes them (``【答案】14π<eoa>``)."""
+_END_OF_ANSWER = ("<eoa>", "<eoe>")
+"""End-of-answer tokens of GAOKAO-Bench's template: the answer ends there."""
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")
 """Where a sentence ends after an answer phrase. Outside math mode a "!" there is punctuation
 ("The answer is 5!"), never a factorial."""
@@ -181,6 +194,8 @@ def _phrase_answer(text: str) -> str | None:
     if not line.strip():  # "Final answer:\n$...$": the next line
         parts = rest.strip().split("\n", 1)
         line = parts[0] if parts else ""
+    for token in _END_OF_ANSWER:
+        line = line.split(token, 1)[0]
     ans = _clean_phrase(line[:500])
     return ans or None
 

@@ -188,6 +188,8 @@ def mixed_numbers_grouped(s: str) -> str:
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
 """``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
+_SUBSCRIPT_RE = re.compile("[\u2080-\u2089]+")  # "x₁", "a₁₀"
+_SUBSCRIPTS = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
 
 
 _SQRT_PAREN_RE = re.compile(r"\\sqrt ?(?:\[[^\[\]{}()]{1,20}\] ?)?\(")
@@ -434,6 +436,7 @@ def _normalize(ans: str) -> str:
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
+    s = _SUBSCRIPT_RE.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPTS) + "}", s)
     s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)

@@ -51,6 +51,7 @@ from rewards.answer_text import (
 )
 from rewards.answer_values import inequality_list_latex
 from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
+from rewards.chinese_numerals import chinese_numerals_written_out
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
 from rewards.fraction_coefficients import fraction_coefficients_written_out
@@ -190,9 +191,9 @@ def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``."""
+    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; a whole answer in Chinese numerals in digits."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
-    text = fraction_coefficients_written_out(text)
+    text = fraction_coefficients_written_out(chinese_numerals_written_out(text))
     text = matrix_forms_written_out(index_sets_written_out(text))
     return log_of_power_written_out(set_algebra_written_out(plain_set_spellings(text)))
 

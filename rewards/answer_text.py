@@ -360,6 +360,8 @@ _EXCLAIMED_WORD_RE = re.compile(r"[A-Za-z]{3}!+$")
 _UNICODE_SYMBOLS = str.maketrans(
     {
         "\u2212": "-",  # minus sign
+        "\u2044": "/",  # fraction slash ("π⁄4")
+        "\u2215": "/",  # division slash
         "\u2013": "-",  # en dash
         "\u00d7": "\\times ",
         "\u00b7": "\\cdot ",

@@ -263,6 +263,8 @@ def plain_to_latex(text: str) -> str | None:
     'x^{2} + 1'
     """
     s = text.strip()
+    if "\u03c0" in s and len(s) <= MAX_PLAIN_CHARS:  # "π / (2 * sqrt(2))": the letter as the name
+        s = " ".join(s.replace("\u03c0", " pi ").split())
     if "\\" in s and len(s) <= MAX_PLAIN_CHARS:  # "sin(\\theta )": a unicode letter normalised to LaTeX
         s = _GREEK_COMMAND_RE.sub(r"\1", s)
     if s.startswith("Matrix(") and len(s) <= MAX_PLAIN_CHARS:

@@ -1,5 +1,6 @@
 """Answer forms found by the held-out rounds 25 and 26 (tutoring checkers, GAOKAO-Bench's judged
-responses): Chinese answer marks with GAOKAO-Bench's end tokens, Unicode subscripts."""
+responses, MathOdyssey's judged answers): Chinese answer marks with GAOKAO-Bench's end tokens,
+Unicode subscripts, the fraction slash and the letter pi in calculator syntax."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ def test_chinese_answer_marks_are_answer_phrases(text: str, answer: str) -> None
         ("x_1", "x₁", True),
         ("x_{10}+1", "x₁₀+1", True),
         ("x_1", "x₂", False),
+        ("$\\frac{\\pi}{4}$.", "π⁄4", True),  # a fraction slash
+        ("\\frac{\\sqrt{2}\\pi}{4}", "π / (2 * sqrt(2))", True),  # the letter pi in calculator syntax
+        ("\\pi r^2", "πr^2", True),
+        ("\\frac{\\pi}{3}", "π/4", False),
     ],
 )
 def test_round25_verdicts(gold: str, pred: str, equal: bool) -> None:

@@ -39,6 +39,8 @@ def fs(*elements: Any) -> Any:
         (fs(sympy.sqrt(8), 1), fs(2 * sympy.sqrt(2), 1, sympy.cos(0)), True),  # a repeat, by value
         (fs(sympy.sin(pi / 6), E), fs(sympy.Rational(1, 2), sympy.exp(1)), True),
         (fs(pi, 1), fs(sympy.Rational(355, 113), 1), False),  # 3e-7 apart: different numbers
+        (fs(1, 2), fs(1 + sympy.Rational(1, 10**17), 2), None),  # 1e-17: neither; doubles would say equal
+        (fs(1, 2), fs(1 + sympy.Rational(1, 10**30), 2), True),  # within 1e-20 at both precisions
         (fs(x, 1), fs(x, 1), None),  # a symbol: left to sympy
         (fs(sympy.Float("0.5"), 1), fs(sympy.Rational(1, 2), 1), None),  # decimals: math-verify rounds
         (fs(sympy.zoo, 1), fs(1, 2), None),  # no finite value

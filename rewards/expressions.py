@@ -16,7 +16,7 @@ from rewards.answer_text import COMMAND_RE, DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
-from rewards.exact_numbers import MIN_DECIMALS_FOR_EXACT, MIN_SIGNIFICANT_FOR_EXACT, Num, cut_to
+from rewards.exact_numbers import Num, cut_to, decimal_for_exact
 from rewards.formal_identity import FUNCTIONS, read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
@@ -97,13 +97,9 @@ _DECIMAL_RE = re.compile(r"-?(\d*)\.(\d+)")
 
 
 def _stands_for_exact(decimal: re.Match[str]) -> bool:
-    """Whether a plain decimal may stand for an exact value: six decimals or more, three
-    significant digits (:data:`~rewards.exact_numbers.MIN_DECIMALS_FOR_EXACT`)."""
-    digits = decimal.group(1) + decimal.group(2)
-    return (
-        len(decimal.group(2)) >= MIN_DECIMALS_FOR_EXACT
-        and len(digits.lstrip("0")) >= MIN_SIGNIFICANT_FOR_EXACT
-    )
+    """Whether a plain decimal may stand for an exact value (the numbers' own rule,
+    :func:`~rewards.exact_numbers.decimal_for_exact`)."""
+    return decimal_for_exact(len(decimal.group(2)), Fraction(decimal.group(0)))
 
 
 def _cut_to(cp: Fraction | float, cg: Fraction | float, fp: float, fg: float, digits: int) -> bool:

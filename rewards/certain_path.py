@@ -73,6 +73,7 @@ from rewards.expressions import (
 from rewards.extract import (
     ANSWER_CLOSE,
     ANSWER_OPEN,
+    CHINESE_ANSWER_MARKS,
     THINK_CLOSE,
     box_contents,
     braced,
@@ -382,7 +383,7 @@ def _has_anchor(text: str) -> bool:
     return any(mark in text for mark in _ANCHORS)
 
 
-_ANCHORS = ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####", "【答案】", "答案：", "答案:")
+_ANCHORS = ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####", *CHINESE_ANSWER_MARKS)
 
 
 def answer_and_trust(text: str) -> tuple[str | None, bool]:

@@ -22,18 +22,19 @@ _LIST_GLUE_RE = re.compile(
     r"^(?:\s|\$|,|;|\\[()\[\]]|\\q?quad|\\text\{ ?(?:and|or) ?\}|\band\b|\bor\b|\\[,;! ]|\b[a-zA-Z]_?\d? ?=)*$"
 )
 _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|or) ?$")
+CHINESE_ANSWER_MARKS = ("【答案】", "答案：", "答案:")
+"""Chinese marks of a final answer, as GAOKAO-Bench's template writes them (``【答案】14π<eoa>``):
+answer phrases here, and anchors for the certain path."""
 _PHRASES = (
     "final answer",
     "the answer is",
     "answer:",
     "answer =",
     "answer=",
-    "【答案】",
-    "答案：",
-    "答案:",
+    *CHINESE_ANSWER_MARKS,
     "答案是",
 )
-"""Answer phrases; the Chinese ones as GAOKAO-Bench's template writes them (``【答案】14π<eoa>``)."""
+"""Answer phrases (``答案是``, "the answer is", is a phrase but no anchor: it also opens prose)."""
 _END_OF_ANSWER = ("<eoa>", "<eoe>")
 """End-of-answer tokens of GAOKAO-Bench's template: the answer ends there."""
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")

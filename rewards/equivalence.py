@@ -55,6 +55,8 @@ from rewards.chinese_numerals import chinese_numerals_written_out
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
 from rewards.fraction_coefficients import fraction_coefficients_written_out
+from rewards.fullwidth_forms import fullwidth_as_ascii
+from rewards.glued_functions import glued_functions_written_out
 from rewards.index_sets import index_sets_written_out
 from rewards.letter_case import differ_only_in_case
 from rewards.log_of_power import log_of_power_written_out
@@ -191,8 +193,10 @@ def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; a whole answer in Chinese numerals in digits."""
-    text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
+    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; a whole answer in Chinese numerals in digits;
+    fullwidth forms in ASCII (``２ｘ``); a function glued to its argument spaced (``sinx``)."""
+    text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
+    text = glued_functions_written_out(text)
     text = fraction_coefficients_written_out(chinese_numerals_written_out(text))
     text = matrix_forms_written_out(index_sets_written_out(text))
     return log_of_power_written_out(set_algebra_written_out(plain_set_spellings(text)))

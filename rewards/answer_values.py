@@ -465,7 +465,11 @@ def ambiguous_lists(a: Value, b: Value) -> bool:
 
 def interval_brackets(opener: str, closer: str, items: tuple[Value | None, ...]) -> tuple[str, str]:
     """An interval's brackets, an infinite end read as open (``[2, \\infty]`` is ``[2, \\infty)``,
-    as math-verify reads it); ``items`` are the values read (None for one that is not a value)."""
+    as math-verify reads it); ``items`` are the values read (None for one that is not a value).
+    Square brackets around three items or more are a list, not an interval: a tuple
+    (``[1, 2, 4, 8]``, a Python or JSON list, a vector)."""
+    if len(items) > 2 and opener == "[" and closer == "]":
+        return "(", ")"
     if len(items) == 2 and opener in "([" and closer in ")]":
         if isinstance(items[0], Inf):
             opener = "("

@@ -97,7 +97,26 @@ from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
-_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-E])\)|([A-E])[.:)])\s\S")
+_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])[.:)])\s\S")
+_OPTION_SENTENCE_RE = re.compile(
+    r"^[\s*#]*(?:(?:the\s+)?(?:correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*:?\s*)?\**"
+    r"(?:\(([A-E])\)|([A-E])[.:)])\s+\S",
+    re.IGNORECASE,
+)
+"""A response that opens with the option it chose and that option's text (``B. Carl has a winning
+strategy.``, ``**D) no horizontal asymptotes**``, ``The correct answer is (C) III and IV``)."""
+
+
+def _chosen_option(text: str) -> re.Match[str] | None:
+    """The option a response opens with, or that its answer phrase gives with the option's text
+    (``Therefore, the answer is (a) Baire category theorem.``)."""
+    opening = _OPTION_SENTENCE_RE.match(text)
+    if opening is not None:
+        return opening
+    phrase = extract_answer(text)
+    return None if phrase is None else _OPTION_SENTENCE_RE.match(phrase)
+
+
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _NAN_RE = re.compile(r"^\s*[-+]?nan\s*$", re.IGNORECASE)
 _SET_OPERATION_RE = re.compile(
@@ -200,7 +219,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     elif mp := _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
         mg = _CHOICE_WITH_TEXT_RE.match(gold)
         if mg:
-            return (mg.group(1) or mg.group(2)) == mp.group(1).upper()
+            return (mg.group(1) or mg.group(2)).upper() == mp.group(1).upper()
     yn = _YES_NO.get(text_key(gold))
     if yn is not None:
         got = _yes_no(pred)
@@ -689,6 +708,9 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
     for short, text in ((gold, pred), (pred, gold)):
         a = answer_of(short)
         word = None if a is None else normalize(a)
+        letter = None if word is None else _CHOICE_RE.match(word)
+        if letter is not None and (option := _chosen_option(text)):
+            return letter.group(1).upper() == (option.group(1) or option.group(2)).upper()
         yn = None if word is None else _YES_NO.get(text_key(word))
         if yn is not None:
             got = _yes_no(normalize(tail(text)).lstrip("*# "))

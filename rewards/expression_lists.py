@@ -58,7 +58,7 @@ def _is_nested(item: str) -> bool:
 
 def _brackets(opener: str, closer: str, parts: list[str]) -> tuple[str, str]:
     return interval_brackets(
-        opener, closer, tuple(read_value(p, 1) for p in parts) if len(parts) == 2 else ()
+        opener, closer, tuple(read_value(p, 1) for p in parts) if len(parts) == 2 else (None,) * len(parts)
     )
 
 

@@ -174,7 +174,17 @@ def _hash_answer(text: str) -> str | None:
     if at < 0:
         return None
     line = text[at + 4 :].split("\n", 1)[0].strip()
+    number = _HASH_NUMBER_THEN_WORDS_RE.match(line)
+    if number:
+        return number.group(1)  # "#### 23 pounds of stuffing for 4 beds": GSM8K's number
     return _clean_phrase(line[:500]) or None
+
+
+_HASH_NUMBER_THEN_WORDS_RE = re.compile(
+    r"(\$?-?\d[\d,]*(?:\.\d+)?)[ \t]+(?!(?:percent|pct)\b)[A-Za-z][A-Za-z'-]+(?:[ \t]+[^\s=+*/^<>]+){2}"
+)
+"""A ``####`` line that is a number, then a sentence (``23 pounds of stuffing to make 4 beds``):
+GSM8K's answer is the number; a number with one unit word (``23 pounds``) is read as before."""
 
 
 def _phrase_answer(text: str) -> str | None:

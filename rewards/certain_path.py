@@ -427,7 +427,12 @@ def answer_of(text: str) -> str | None:
         return extract_answer(text)
     if len(text) > MAX_ANSWER_CHARS:
         return extract_answer(text)
-    if _is_sentence(text) or _ANSWER_PHRASE_RE.match(text) or _LATER_ANSWER_PHRASE_RE.search(text):
+    if (
+        _is_sentence(text)
+        or _ANSWER_PHRASE_RE.match(text)
+        or _LATER_ANSWER_PHRASE_RE.search(text)
+        or _JSON_ANSWER_RE.search(text)
+    ):
         got = extract_answer(text)
         return got if got is not None and not _is_sentence(got) else None
     approx = _APPROX_WORD_RE.match(text)
@@ -442,6 +447,8 @@ _LATER_ANSWER_PHRASE_RE = re.compile(
     r"[.\n][ \t]*(?:final answer|the answer is|answer)[ \t]*:", re.IGNORECASE
 )
 """An answer phrase after a sentence's end or a line break ("9:30 + 2:45 = 12:15. Answer: 12:15")."""
+_JSON_ANSWER_RE = re.compile(r'"(?:final_)?answer"\s*:', re.IGNORECASE)
+"""A JSON answer key (``{"answer": "22"}``): its value is the answer, read as from a phrase."""
 _APPROX_WORD_RE = re.compile(
     r"^\s*(?:approximately|approx\.?|roughly|about|around|nearly|circa)\s+(?=[-+$\\\d.(])", re.IGNORECASE
 )
@@ -469,6 +476,25 @@ _HEDGE_RE = re.compile(r"^[^=<>]{1,40} or [^=<>]{1,40}$")
 
 def decide_fast(gold: str, pred: str) -> bool | None:
     """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
+    verdict = _decide(gold, pred)
+    return None if verdict is _APART else verdict  # type: ignore[return-value]
+
+
+def decide_or_apart(gold: str, pred: str) -> tuple[bool | None, bool]:
+    """:func:`decide_fast`'s verdict, and whether the answers read from the two texts are
+    certainly different although one was read from prose (verdict None: math-verify's own
+    reading of the texts decides; math-verify given the two answers read would refuse them)."""
+    verdict = _decide(gold, pred)
+    if verdict is _APART:
+        return None, True
+    return verdict, False  # type: ignore[return-value]
+
+
+_APART = object()
+"""What :func:`_decide` returns for answers read from prose that certainly differ."""
+
+
+def _decide(gold: str, pred: str) -> bool | None | object:
     if gold.strip() == pred.strip():
         return True  # the same text gives the same answer, whatever it is
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
@@ -517,7 +543,7 @@ def decide_fast(gold: str, pred: str) -> bool | None:
             return False
         if p_sure and _every_box_differs(p, gold, False, text_words):
             return False
-        return None  # an answer read from prose may be the wrong phrase: math-verify decides
+        return _APART  # an answer read from prose may be the wrong phrase: math-verify decides
     return verdict
 
 

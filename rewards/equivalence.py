@@ -50,7 +50,7 @@ from rewards.answer_text import (
     undouble_backslashes,
 )
 from rewards.answer_values import inequality_list_latex
-from rewards.certain_path import answer_and_trust, decide_fast, prepare_pair
+from rewards.certain_path import answer_and_trust, decide_fast, decide_or_apart, prepare_pair
 from rewards.chinese_numerals import chinese_numerals_written_out
 from rewards.extract import _BOX_RE, extract_answer, verify_text
 from rewards.failures import log_failure
@@ -143,7 +143,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         if same.equal:
             _remember(key, True)
             return same
-    fast = decide_fast(gold, pred)
+    fast, apart = decide_or_apart(gold, pred)
     if fast is not None:
         _count("certain")
         _remember(key, fast)
@@ -164,6 +164,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline)
     if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
         result = outcome == EQUAL
+    elif apart:
+        result = False  # the answers read differ for certain: math-verify given them would refuse
     elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = prepare_pair(degrees_as_radians(g), degrees_as_radians(p))  # cos 60° as cos(pi/3)
         ng, np_ = inequality_list_latex(ng) or ng, inequality_list_latex(np_) or np_  # x<-√2, √2<x

@@ -7,6 +7,7 @@ answer is at its end): a 100k-character adversarial response costs what a short 
 
 from __future__ import annotations
 
+import json
 import re
 
 SCAN_CHARS = 16_000
@@ -195,6 +196,12 @@ def _phrase_answer(text: str) -> str | None:
         at = low.rfind(phrase)
         if at > best:
             best, best_len = at, len(phrase)
+    for key in ('"answer', '"final_answer'):  # {"reasoning": "...", "answer": "22"}: the JSON value
+        at = low.rfind(key)
+        if at >= 0 and at >= best - 1:
+            value = _json_value(text, at + len(key))
+            if value is not None:
+                return value
     if best < 0:
         return None
     rest = text[best + best_len :]
@@ -209,6 +216,27 @@ def _phrase_answer(text: str) -> str | None:
         line = line.split(token, 1)[0]
     ans = _clean_phrase(line[:500])
     return ans or None
+
+
+_JSON_VALUE_RE = re.compile(
+    r'"\s*:\s*(?:"((?:[^"\\\n]|\\.){0,500})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}\n])'
+)
+"""After an ``"answer`` key: its JSON string (escapes kept for :func:`json.loads`) or number."""
+
+
+def _json_value(text: str, key_end: int) -> str | None:
+    """The value of the JSON key that ends at ``key_end`` (``"answer": "\\frac{1}{2}"`` ->
+    ``\frac{1}{2}``; ``"answer": 42,`` -> ``42``), or None when it is not a string or number."""
+    m = _JSON_VALUE_RE.match(text, key_end)
+    if m is None:
+        return None
+    if m.group(2) is not None:
+        return m.group(2)
+    try:
+        value = json.loads(f'"{m.group(1)}"')
+    except ValueError:
+        return None
+    return value.strip() or None
 
 
 _BLANKS_RE = re.compile(r"[ \t]{2,}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rewards.certain_path import decide_or_apart
 from rewards.equivalence import compare
 from rewards.extract import extract_answer
 
@@ -57,3 +58,48 @@ def test_hash_line_number_then_sentence(text: str, answer: str) -> None:
 )
 def test_round29_forms(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ('{"reasoning": "We add them.", "answer": "22" }', "22"),
+        ('```json\n{\n    "answer": 474574\n}\n```', "474574"),
+        ('{"answer": "-\\\\frac{8}{3}"}', "-\\frac{8}{3}"),  # JSON escapes read
+        ('{"final_answer": "12"}', "12"),
+        ('"answer": "5"} and then the answer is 7', "7"),  # a later phrase wins
+        ('{"answer": {"x": 1}}', None),  # not a string or number
+    ],
+)
+def test_json_answer_key(text: str, answer: str | None) -> None:
+    assert extract_answer(text) == answer
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("22", '{"answer": "22"}', True),
+        ("22", '{"answer": 22}', True),
+        ("23", '{"answer": "22"}', False),
+        ("22", '{"reasoning": "We add the two numbers and get the total.", "answer": "22" }', True),
+        ("\\frac{1}{2}", '{"reasoning": "We halve it.", "answer": "\\\\frac{1}{2}"}', True),
+    ],
+)
+def test_json_answers(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "verdict", "apart"),
+    [
+        # read from prose and certainly different: math-verify's own reading of the texts still
+        # decides, but math-verify is not asked again about the two answers read
+        ("31", "The answer is 30.", None, True),
+        ("x^2", "The answer is \\sin x.", None, True),
+        ("31", "The answer is 31.", True, False),
+        ("\\boxed{31}", "\\boxed{30}", False, False),  # both boxed: refused for certain
+        ("31", "So the answer is 30 pens, I think.", None, False),  # "30 pens, I think": not read
+    ],
+)
+def test_answers_read_from_prose_that_differ(gold: str, pred: str, verdict: bool | None, apart: bool) -> None:
+    assert decide_or_apart(gold, pred) == (verdict, apart)

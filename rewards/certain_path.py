@@ -107,6 +107,22 @@ _OPTION_SENTENCE_RE = re.compile(
 strategy.``, ``**D) no horizontal asymptotes**``, ``The correct answer is (C) III and IV``)."""
 
 
+_NUMBER_OF_THINGS_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*\.?\s*$")
+"""A number, then one to four plain words (``30 pens``, ``1.50 left``, ``26 bits``)."""
+_SCALE_WORD_RE = re.compile(
+    r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|percent|pct|dozens?|lakhs?|crores?|k|m|b|bn)\b",
+    re.IGNORECASE,
+)
+"""Words that scale the number before them (``30 thousand``): not a count of things."""
+
+
+def _letter_absent(letter: str, other: str) -> bool:
+    """Whether a one-letter answer (not ``e``, Euler's number) cannot equal ``other``: ``other``
+    holds that letter nowhere, in either case, not even inside a command name. Read as math, the
+    letter is a symbol; an expression without it is never equal to it."""
+    return letter not in "eE" and letter.lower() not in other.lower()
+
+
 def _chosen_option(text: str) -> re.Match[str] | None:
     """The option a response opens with, or that its answer phrase gives with the option's text
     (``Therefore, the answer is (a) Baire category theorem.``)."""
@@ -216,10 +232,14 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
         if mp:
             return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
+        if _letter_absent(mg.group(1), pred):
+            return False  # "B" against "x = \\pm 2": no reading of the prediction has that letter
     elif mp := _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
         mg = _CHOICE_WITH_TEXT_RE.match(gold)
         if mg:
             return (mg.group(1) or mg.group(2)).upper() == mp.group(1).upper()
+        if _letter_absent(mp.group(1), gold):
+            return False
     yn = _YES_NO.get(text_key(gold))
     if yn is not None:
         got = _yes_no(pred)
@@ -327,6 +347,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             return got
     if isinstance(vg, Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
         return False  # a number against words without any digit or math
+    if isinstance(vg, Num) and (counted := _NUMBER_OF_THINGS_RE.match(pred)):
+        if not _SCALE_WORD_RE.search(counted.group(2)) and compare_answers(gold, counted.group(1)) is False:
+            return False  # "31" against "30 pens": another number, whatever the words name
     if text_words:
         return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
     if _foreign_word(pred, gold) or _foreign_word(gold, pred):

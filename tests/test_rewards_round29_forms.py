@@ -103,3 +103,25 @@ def test_json_answers(gold: str, pred: str, equal: bool) -> None:
 )
 def test_answers_read_from_prose_that_differ(gold: str, pred: str, verdict: bool | None, apart: bool) -> None:
     assert decide_or_apart(gold, pred) == (verdict, apart)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal", "path"),
+    [
+        # a one-letter option against an answer without that letter: refused for certain
+        ("$B$", "x = \\pm 2, x = \\pm \\sqrt{6}", False, "certain"),
+        ("C", "2x - 2", False, "certain"),
+        ("A", "(3 - x) / z", False, "certain"),
+        ("C", "-\\frac{1}{4}\\ln|x|+C", False, "symbolic"),  # the letter is there: math-verify decides
+        ("a", "2a", False, "certain"),
+        # a number against another number of things
+        ("31", "\\boxed{30 pens}", False, "certain"),
+        ("3", "1.50 left", False, "certain"),
+        ("3.7", "26 bits", False, "certain"),
+        ("31", "31 pens", True, "symbolic"),
+        ("30000", "30 thousand", False, "symbolic"),  # a scale word: not decided here
+    ],
+)
+def test_letters_and_counted_things(gold: str, pred: str, equal: bool, path: str) -> None:
+    got = compare(gold, pred)
+    assert (got.equal, got.path) == (equal, path)

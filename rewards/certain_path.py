@@ -79,6 +79,7 @@ from rewards.extract import (
     braced,
     extract_answer,
     extract_with_source,
+    json_answer_at_end,
     tail,
 )
 from rewards.formal_identity import read_pair
@@ -439,6 +440,9 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
         if source == "tag" and (tail(text).count(ANSWER_OPEN) > 1 or got is None or _is_sentence(got)):
             return got, False  # several tags, or a sentence in the tag: the answer is not certain
         return got, source in ("boxed", "tag", "hash")
+    stated = json_answer_at_end(text)
+    if stated is not None:
+        return stated, not _is_sentence(stated)  # {"reasoning": "...", "answer": 22} ends the text
     got = answer_of(text)
     return got, got is text
 

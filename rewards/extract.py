@@ -239,6 +239,25 @@ def _json_value(text: str, key_end: int) -> str | None:
     return value.strip() or None
 
 
+_JSON_END_RE = re.compile(r'[\s"}`]*$')
+
+
+def json_answer_at_end(text: str) -> str | None:
+    """The value of a JSON ``"answer"`` (or ``"final_answer"``) key that ends the text (only
+    closing quotes, braces, backticks and spaces after it: ``{"reasoning": "...", "answer": 22}``),
+    or None. Such a response states its answer as plainly as a box does."""
+    end = text[-SCAN_CHARS:]
+    low = end.lower()
+    at = max(low.rfind('"answer"'), low.rfind('"final_answer"'))
+    if at < 0:
+        return None
+    key_end = at + (len('"answer') if low.startswith('"answer"', at) else len('"final_answer'))
+    m = _JSON_VALUE_RE.match(end, key_end)
+    if m is None or not _JSON_END_RE.match(end, m.end() if m.group(2) is None else m.end(2)):
+        return None
+    return _json_value(end, key_end)
+
+
 _BLANKS_RE = re.compile(r"[ \t]{2,}")
 _NEWLINES_RE = re.compile(r"\n(?:[ \t]*\n)+")
 VERIFY_CHARS = 4_000

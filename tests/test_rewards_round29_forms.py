@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rewards.certain_path import decide_or_apart
-from rewards.equivalence import compare
-from rewards.extract import extract_answer
+from rewards.equivalence import Verdict, compare
+from rewards.extract import extract_answer, json_answer_at_end
 
 
 @pytest.mark.parametrize(
@@ -125,3 +125,31 @@ def test_answers_read_from_prose_that_differ(gold: str, pred: str, verdict: bool
 def test_letters_and_counted_things(gold: str, pred: str, equal: bool, path: str) -> None:
     got = compare(gold, pred)
     assert (got.equal, got.path) == (equal, path)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ('{"reasoning": "x", "answer": "22" }', "22"),
+        ('```json\n{"answer": 474574\n}\n```', "474574"),
+        ('{"Answer": -6.0}', "-6.0"),
+        ('{"answer": "5", "note": "x"}', None),  # another key follows: not the text's end
+        ('{"answer": 5, "n": 2}', None),
+        ('"answer": "22" } and more text', None),
+        ("answer: 5", None),
+    ],
+)
+def test_json_answer_that_ends_the_text(text: str, answer: str | None) -> None:
+    assert json_answer_at_end(text) == answer
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("13", '{"reasoning": "We count them all.", "answer": 10}', False),
+        ("10", '{"reasoning": "We count them all.", "answer": 10}', True),
+        ("B", '{"answer": "16.91 cm"}', False),
+    ],
+)
+def test_json_answer_at_the_end_is_certain(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred) == Verdict(equal, "certain")

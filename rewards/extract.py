@@ -176,7 +176,7 @@ def _hash_answer(text: str) -> str | None:
         return None
     line = text[at + 4 :].split("\n", 1)[0].strip()
     number = _HASH_NUMBER_THEN_WORDS_RE.match(line)
-    if number:
+    if number and not _MIXED_UNITS_RE.match(line):
         return number.group(1)  # "#### 23 pounds of stuffing for 4 beds": GSM8K's number
     return _clean_phrase(line[:500]) or None
 
@@ -186,6 +186,8 @@ _HASH_NUMBER_THEN_WORDS_RE = re.compile(
 )
 """A ``####`` line that is a number, then a sentence (``23 pounds of stuffing to make 4 beds``):
 GSM8K's answer is the number; a number with one unit word (``23 pounds``) is read as before."""
+_MIXED_UNITS_RE = re.compile(r"\S+[ \t]+[A-Za-z]+,?[ \t]+(?:and[ \t]+)?\d")
+"""``3 hours and 20 minutes``, ``5 feet 3 inches``: one quantity in two units, not a number."""
 
 
 def _phrase_answer(text: str) -> str | None:

@@ -20,6 +20,8 @@ from rewards.extract import extract_answer, json_answer_at_end
         ("#### 23 pounds", "23 pounds"),  # one unit word: read as before
         ("#### 10 percent of the total cost", "10 percent of the total cost"),
         ("#### 2 x + 3", "2 x + 3"),
+        ("#### 3 hours and 20 minutes", "3 hours and 20 minutes"),  # one quantity in two units
+        ("#### 5 feet 3 inches long", "5 feet 3 inches long"),
     ],
 )
 def test_hash_line_number_then_sentence(text: str, answer: str) -> None:

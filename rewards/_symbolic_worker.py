@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections import OrderedDict
@@ -223,9 +224,35 @@ def is_prose(text: str) -> bool:
     return prose_words(COMMAND_RE.sub(" ", text[:4000])) >= PROSE_WORDS
 
 
+_TEXT_SUBSCRIPT_RE = re.compile(
+    r"_(?:\{\\(?:text|mathrm|textrm|rm)\s*\{([A-Za-z][A-Za-z0-9 ]{0,30})\}\}|\\text\{([A-Za-z][A-Za-z0-9 ]{0,30})\})"
+)
+"""A subscript in text mode (``\\lambda_{\\text{red}}``, ``v_\\text{max}``)."""
+
+
+def plain_subscripts(text: str) -> str:
+    """``\\lambda_{\\text{red}}`` as ``\\lambda_{red}``: math-verify's extraction stops inside a
+    text-mode subscript after some letters (it reads ``\\lambda_{\\text{red}}/\\sqrt{2}`` as the
+    string ``\\lambda_{``, equal to any other answer that begins the same way); the name is the same."""
+    if "_" not in text:
+        return text
+    return _TEXT_SUBSCRIPT_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)).replace(" ", "") + "}", text)
+
+
+def cut_extraction(parsed: list[Any]) -> bool:
+    """Whether math-verify's reading is only a string whose braces do not close (``\\lambda_{``):
+    its extraction stopped inside the answer, and two answers cut at the same place would compare
+    equal as strings whatever followed."""
+    return (
+        bool(parsed)
+        and all(isinstance(x, str) for x in parsed)
+        and any(x.count("{") != x.count("}") for x in parsed)
+    )
+
+
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
-    text = spell_reciprocal_hyperbolics(text)  # latex2sympy reads \coth(x) as cot(h(x))
+    text = spell_reciprocal_hyperbolics(plain_subscripts(text))  # latex2sympy reads \coth(x) as cot(h(x))
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
         got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)
@@ -331,6 +358,8 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     pred_parsed = _parse(pred, tools)
     if not gold_parsed or not pred_parsed:
         return False
+    if cut_extraction(gold_parsed) or cut_extraction(pred_parsed):
+        return False  # "\\lambda_{" against "\\lambda_{": two readings cut short, not two answers
     if has_extreme_power(gold_parsed) or has_extreme_power(pred_parsed):
         return _same_form(gold_parsed, pred_parsed)
     gold_expanded, pred_expanded = expand_finite_sums(gold_parsed), expand_finite_sums(pred_parsed)

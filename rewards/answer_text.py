@@ -669,7 +669,15 @@ def digit_gaps(s: str) -> list[int]:
     return gaps
 
 
-_PROSE_WORD_RE = re.compile(r"[A-Za-z]{2,}(?:['-][A-Za-z]+)*")
+_LETTER = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin with accents (réponse, Größe)
+    "\u0400-\u04ff"  # Cyrillic
+    "\u0590-\u05ff\u0600-\u06ff"  # Hebrew, Arabic
+    "\u0900-\u09ff\u0c00-\u0c7f\u0e00-\u0e7f"  # Devanagari, Bengali, Telugu, Thai
+    "\u3000-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"  # CJK, kana, Hangul, their punctuation
+)
+"""Letters of words in the scripts of multilingual maths sets; not Greek, whose letters are maths."""
+_PROSE_WORD_RE = re.compile(f"[{_LETTER}]{{2,}}(?:['-][{_LETTER}]+)*")
 _AROUND_WORD = ".,;:!?()[]\"'"
 _OPERATOR_TOKEN_RE = re.compile(r"[-+*/=^<>]+")
 

@@ -74,6 +74,7 @@ from rewards.extract import (
     ANSWER_CLOSE,
     ANSWER_OPEN,
     CHINESE_ANSWER_MARKS,
+    FOREIGN_ANSWER_PHRASES,
     THINK_CLOSE,
     box_contents,
     braced,
@@ -444,7 +445,25 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
     if stated is not None:
         return stated, not _is_sentence(stated)  # {"reasoning": "...", "answer": 22} ends the text
     got = answer_of(text)
-    return got, got is text
+    return got, got is text or (got is not None and _final_number_phrase(text, got))
+
+
+_PLAIN_NUMBER_RE = re.compile(r"-?\d[\d,. ]*")
+_MATH_MARKS = ("$", "\\(", "\\[", "\\begin", "\\frac")
+_TRAILING_RE = re.compile(r"(?:\s|[.。!！]|です|でした|입니다)*$")
+
+
+def _final_number_phrase(text: str, answer: str) -> bool:
+    """Whether a plain-text response (no math mode) ends with an answer phrase that gives the
+    number ``answer`` (``... The answer is 18.``, ``... Die Antwort ist 540.``, ``答えは44です。``):
+    nothing follows but punctuation, so the number is the response's own final answer as surely as
+    a box is, and every reader of the text reads that number."""
+    if len(answer) > 40 or not _PLAIN_NUMBER_RE.fullmatch(answer) or any(m in text for m in _MATH_MARKS):
+        return False
+    if extract_with_source(text) != (answer, "phrase"):
+        return False  # "approximately 5": read past a word of approximation, not an answer phrase
+    end = _TRAILING_RE.search(text, max(0, len(text) - 200))
+    return end is not None and text[: end.start()].endswith(answer)
 
 
 def answer_of(text: str) -> str | None:
@@ -459,6 +478,7 @@ def answer_of(text: str) -> str | None:
         or _ANSWER_PHRASE_RE.match(text)
         or _LATER_ANSWER_PHRASE_RE.search(text)
         or _JSON_ANSWER_RE.search(text)
+        or any(phrase in text.lower() for phrase in FOREIGN_ANSWER_PHRASES)
     ):
         got = extract_answer(text)
         return got if got is not None and not _is_sentence(got) else None

@@ -26,6 +26,32 @@ _WORDY_GLUE_RE = re.compile(r"^[ ,]*[A-Za-z]{1,12}(?: [A-Za-z]{1,12})?,? (?:and|
 CHINESE_ANSWER_MARKS = ("【答案】", "答案：", "答案:")
 """Chinese marks of a final answer, as GAOKAO-Bench's template writes them (``【答案】14π<eoa>``):
 answer phrases here, and anchors for the certain path."""
+FOREIGN_ANSWER_PHRASES = (
+    "答案是",  # Chinese
+    "die antwort ist",  # German
+    "die antwort lautet",
+    "antwort:",
+    "la respuesta es",  # Spanish
+    "respuesta:",
+    "la réponse est",  # French
+    "réponse :",
+    "réponse:",
+    "a resposta é",  # Portuguese
+    "la risposta è",  # Italian
+    "ответ:",  # Russian
+    "ответ —",
+    "答えは",  # Japanese
+    "정답은",  # Korean
+    "답은",
+    "คำตอบคือ",  # Thai
+    "jibu ni",  # Swahili
+    "উত্তর হল",  # Bengali
+    "câu trả lời là",  # Vietnamese
+    "đáp án:",
+    "jawabannya adalah",  # Indonesian
+    "cevap:",  # Turkish
+)
+"""The phrase "the answer is" in the languages of MGSM and other multilingual sets (lower case)."""
 _PHRASES = (
     "final answer",
     "the answer is",
@@ -33,11 +59,12 @@ _PHRASES = (
     "answer =",
     "answer=",
     *CHINESE_ANSWER_MARKS,
-    "答案是",
+    *FOREIGN_ANSWER_PHRASES,
 )
 """Answer phrases (``答案是``, "the answer is", is a phrase but no anchor: it also opens prose)."""
-_END_OF_ANSWER = ("<eoa>", "<eoe>")
-"""End-of-answer tokens of GAOKAO-Bench's template: the answer ends there."""
+_END_OF_ANSWER = ("<eoa>", "<eoe>", "です", "でした", "입니다")
+"""Where an answer ends: GAOKAO-Bench's end-of-answer tokens, the Japanese and Korean copulas
+after an answer phrase (``答えは 3 です。``)."""
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")
 """Where a sentence ends after an answer phrase. Outside math mode a "!" there is punctuation
 ("The answer is 5!"), never a factorial."""
@@ -274,12 +301,28 @@ def verify_text(text: str) -> str:
 
 
 def tail(text: str) -> str:
-    """The part of a response that can hold its final answer (after ``</think>``, bounded)."""
+    """The part of a response that can hold its final answer (after ``</think>``, bounded). When
+    the part after ``</think>`` gives no answer (no box, tag, ``####`` line or answer phrase: a
+    summary cut off by the length limit) and the thinking boxed one, from that last box on
+    (``**Final Answer** \\boxed{33} </think> Given the system...``), as math-verify and graders
+    that read the whole response find it."""
     text = text[-4 * SCAN_CHARS :]
     cut = text.rfind(THINK_CLOSE)
     if cut >= 0:
-        text = text[cut + len(THINK_CLOSE) :]
+        after = text[cut + len(THINK_CLOSE) :]
+        box = max(text.rfind("\\boxed", 0, cut), text.rfind("\\fbox", 0, cut))
+        text = text[box:] if box >= 0 and _gives_no_answer(after[-SCAN_CHARS:]) else after
     return text[-SCAN_CHARS:]
+
+
+def _gives_no_answer(text: str) -> bool:
+    return (
+        "\\boxed" not in text
+        and "\\fbox" not in text
+        and tag_answer(text) is None
+        and _hash_answer(text) is None
+        and _phrase_answer(text) is None
+    )
 
 
 def extract_with_source(text: str) -> tuple[str | None, str]:

@@ -26,7 +26,11 @@ EXTRACT_CASES = [
     ("Final Answer: The largest $k$ is 12.", None),  # $k$ names the quantity, the value follows
     ("so the final answer is: the area of $T$ is $40$.", None),
     ("<think>maybe \\boxed{1}</think> The answer is \\boxed{2}", "2"),
-    ("<think>I think \\boxed{1}</think> no answer here", None),
+    # nothing after </think> gives an answer (a summary cut off by the length limit): the thinking's
+    # last box, as math-verify and verl's default math reward (the last box of the whole text) read it
+    ("<think>I think \\boxed{1}</think> no answer here", "1"),
+    ("<think>I think \\boxed{1}</think> The answer is 2.", "2"),
+    ("<think>no box</think> cut off", None),
     ("no answer at all", None),
     ("", None),
     ("unclosed \\boxed{12", None),

@@ -96,9 +96,10 @@ def test_json_answers(gold: str, pred: str, equal: bool) -> None:
     [
         # read from prose and certainly different: math-verify's own reading of the texts still
         # decides, but math-verify is not asked again about the two answers read
-        ("31", "The answer is 30.", None, True),
+        ("31", "The answer is $30$.", None, True),
         ("x^2", "The answer is \\sin x.", None, True),
         ("31", "The answer is 31.", True, False),
+        ("31", "The answer is 30.", False, False),  # a plain-text response that ends with its number
         ("\\boxed{31}", "\\boxed{30}", False, False),  # both boxed: refused for certain
         ("31", "So the answer is 30 pens, I think.", None, False),  # "30 pens, I think": not read
     ],

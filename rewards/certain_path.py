@@ -100,6 +100,8 @@ from rewards.thousands_lists import thousands_list_decide
 
 _CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])[.:)])\s\S")
+_CHOICE_WITH_VALUE_RE = re.compile(r"^([A-E])\s?\([^()]{1,40}\)$")
+"""An option letter with the option's value in parentheses (``B(6)``, ``B\\text{（6）}``), against a letter."""
 _OPTION_SENTENCE_RE = re.compile(
     r"^[\s*#]*(?:(?:the\s+)?(?:correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*:?\s*)?\**"
     r"(?:\(([A-E])\)|([A-E])[.:)])\s+\S",
@@ -231,7 +233,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return same  # "10001_2" against "101_4": the values
     mg = _CHOICE_RE.match(gold)
     if mg:
-        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred)
+        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred) or _CHOICE_WITH_VALUE_RE.match(pred)
         if mp:
             return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
         if _letter_absent(mg.group(1), pred):

@@ -119,3 +119,15 @@ def test_a_reading_cut_inside_braces() -> None:
     assert not cut_extraction(["\\text{Yes}"])
     assert not cut_extraction([])
     assert not cut_extraction([1, "\\lambda_{"])  # a parsed value: math-verify compares values
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("B", "\\boxed{B\\text{（6）}}", True),  # an option letter with the option's value
+        ("B", "\\boxed{B (6)}", True),
+        ("C", "\\boxed{B (6)}", False),
+    ],
+)
+def test_option_letter_with_its_value(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred) == Verdict(equal, "certain")

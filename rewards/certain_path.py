@@ -43,6 +43,7 @@ from rewards.answer_values import (
     vector_decide,
 )
 from rewards.base_numerals import base_numerals_decide
+from rewards.choice_letters import choice_letter, choices_decide, chosen_option
 from rewards.const_eval import evaluate_exact, huge_factorial
 from rewards.derivative_names import derivatives_decide
 from rewards.elementary_identity import proves_same_function
@@ -98,19 +99,6 @@ from rewards.real_roots import odd_roots_as_real
 from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
 
-_CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
-_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])[.:)])\s\S")
-_CHOICE_WITH_VALUE_RE = re.compile(r"^([A-E])\s?\([^()]{1,40}\)$")
-"""An option letter with the option's value in parentheses (``B(6)``, ``B\\text{（6）}``), against a letter."""
-_OPTION_SENTENCE_RE = re.compile(
-    r"^[\s*#]*(?:(?:the\s+)?(?:correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*:?\s*)?\**"
-    r"(?:\(([A-E])\)|([A-E])[.:)])\s+\S",
-    re.IGNORECASE,
-)
-"""A response that opens with the option it chose and that option's text (``B. Carl has a winning
-strategy.``, ``**D) no horizontal asymptotes**``, ``The correct answer is (C) III and IV``)."""
-
-
 _NUMBER_OF_THINGS_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*\.?\s*$")
 """A number, then one to four plain words (``30 pens``, ``1.50 left``, ``26 bits``)."""
 _SCALE_WORD_RE = re.compile(
@@ -118,23 +106,6 @@ _SCALE_WORD_RE = re.compile(
     re.IGNORECASE,
 )
 """Words that scale the number before them (``30 thousand``): not a count of things."""
-
-
-def _letter_absent(letter: str, other: str) -> bool:
-    """Whether a one-letter answer (not ``e``, Euler's number) cannot equal ``other``: ``other``
-    holds that letter nowhere, in either case, not even inside a command name. Read as math, the
-    letter is a symbol; an expression without it is never equal to it."""
-    return letter not in "eE" and letter.lower() not in other.lower()
-
-
-def _chosen_option(text: str) -> re.Match[str] | None:
-    """The option a response opens with, or that its answer phrase gives with the option's text
-    (``Therefore, the answer is (a) Baire category theorem.``)."""
-    opening = _OPTION_SENTENCE_RE.match(text)
-    if opening is not None:
-        return opening
-    phrase = extract_answer(text)
-    return None if phrase is None else _OPTION_SENTENCE_RE.match(phrase)
 
 
 _PLAIN_TEXT_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
@@ -231,19 +202,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     same = base_numerals_decide(gold, pred)
     if same is not None:
         return same  # "10001_2" against "101_4": the values
-    mg = _CHOICE_RE.match(gold)
-    if mg:
-        mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred) or _CHOICE_WITH_VALUE_RE.match(pred)
-        if mp:
-            return mg.group(1).upper() == (mp.group(1) or mp.group(2)).upper()
-        if _letter_absent(mg.group(1), pred):
-            return False  # "B" against "x = \\pm 2": no reading of the prediction has that letter
-    elif mp := _CHOICE_RE.match(pred):  # a reference "C. x = 42" (the option and its text) against "C"
-        mg = _CHOICE_WITH_TEXT_RE.match(gold)
-        if mg:
-            return (mg.group(1) or mg.group(2)).upper() == mp.group(1).upper()
-        if _letter_absent(mp.group(1), gold):
-            return False
+    same = choices_decide(gold, pred)
+    if same is not None:
+        return same  # "B" against "(b)", "B. Carl has a winning strategy." or "x = \\pm 2"
     yn = _YES_NO.get(text_key(gold))
     if yn is not None:
         got = _yes_no(pred)
@@ -783,9 +744,9 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
     for short, text in ((gold, pred), (pred, gold)):
         a = answer_of(short)
         word = None if a is None else normalize(a)
-        letter = None if word is None else _CHOICE_RE.match(word)
-        if letter is not None and (option := _chosen_option(text)):
-            return letter.group(1).upper() == (option.group(1) or option.group(2)).upper()
+        letter = None if word is None else choice_letter(word)
+        if letter is not None and (option := chosen_option(text)) is not None:
+            return letter == option
         yn = None if word is None else _YES_NO.get(text_key(word))
         if yn is not None:
             got = _yes_no(normalize(tail(text)).lstrip("*# "))

@@ -354,9 +354,11 @@ def extract_with_source(text: str) -> tuple[str | None, str]:
 def extract_answer(text: str) -> str | None:
     """The final answer of a solution, or None.
 
-    Looks only at the end of the text after the last ``</think>``. Order: the last ``\\boxed{...}``
+    Looks only at the end of the text after the last ``</think>`` (from the thinking's last box on
+    when nothing after ``</think>`` answers: :func:`tail`). Order: the last ``\\boxed{...}``
     (nested braces, ``\\boxed x``, ``\\fbox``; boxes joined by commas/"and" are one list) unless a
     "final answer ..." phrase follows it, else the last ``<answer>...</answer>``, else the last
-    ``#### N`` line, else the last "final answer ..." / "the answer is ..." phrase.
+    ``#### N`` line, else a JSON ``"answer"`` key's value or the last "final answer ..." / "the
+    answer is ..." phrase (in the languages of :data:`FOREIGN_ANSWER_PHRASES` too), whichever is later.
     """
     return extract_with_source(text)[0]

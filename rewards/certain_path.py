@@ -411,7 +411,8 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
     return got, got is text or (got is not None and _final_number_phrase(text, got))
 
 
-_PLAIN_NUMBER_RE = re.compile(r"-?\d[\d,. ]*")
+_PLAIN_NUMBER_RE = re.compile(r"-?(?:\d{1,3}(?:[ ,]\d{3})+|\d+)(?:[.,]\d+)?")
+"""One number: digits, thousands grouped by commas or spaces, a decimal point or comma; not a list."""
 _MATH_MARKS = ("$", "\\(", "\\[", "\\begin", "\\frac")
 _TRAILING_RE = re.compile(r"(?:\s|[.。!！]|です|でした|입니다)*$")
 

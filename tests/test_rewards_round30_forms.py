@@ -65,6 +65,9 @@ def test_words_in_other_scripts(text: str, words: int) -> None:
         ("The answer is $7$.", ("7", False)),  # math mode: math-verify may read another part
         ("So the answer is 7 apples.", ("7 apples", False)),
         ("approximately 5", ("5", False)),  # a word of approximation, not an answer phrase
+        ("So the answer is 1, 2, 3.", ("1, 2, 3", False)),  # a list: math-verify may read one of them
+        ("Ответ: 10 000.", ("10 000", True)),
+        ("Die Antwort ist 1,5.", ("1,5", True)),
     ],
 )
 def test_a_plain_text_response_that_ends_with_its_number(text: str, read: tuple[str, bool]) -> None:

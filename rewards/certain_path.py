@@ -407,8 +407,8 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
     stated = json_answer_at_end(text)
     if stated is not None:
         return stated, not _is_sentence(stated)  # {"reasoning": "...", "answer": 22} ends the text
-    got = answer_of(text)
-    return got, got is text or (got is not None and _final_number_phrase(text, got))
+    got, how = _read_answer(text)
+    return got, how == "bare" or (how == "phrase" and got is not None and _final_number_phrase(text, got))
 
 
 _PLAIN_NUMBER_RE = re.compile(r"-?(?:\d{1,3}(?:[ ,]\d{3})+|\d+)(?:[.,]\d+)?")
@@ -421,11 +421,10 @@ def _final_number_phrase(text: str, answer: str) -> bool:
     """Whether a plain-text response (no math mode) ends with an answer phrase that gives the
     number ``answer`` (``... The answer is 18.``, ``... Die Antwort ist 540.``, ``答えは44です。``):
     nothing follows but punctuation, so the number is the response's own final answer as surely as
-    a box is, and every reader of the text reads that number."""
+    a box is, and every reader of the text reads that number. ``answer`` was read from the text's
+    answer phrase (not past a word of approximation: ``approximately 5``)."""
     if len(answer) > 40 or not _PLAIN_NUMBER_RE.fullmatch(answer) or any(m in text for m in _MATH_MARKS):
         return False
-    if extract_with_source(text) != (answer, "phrase"):
-        return False  # "approximately 5": read past a word of approximation, not an answer phrase
     end = _TRAILING_RE.search(text, max(0, len(text) - 200))
     return end is not None and text[: end.start()].endswith(answer)
 
@@ -433,23 +432,34 @@ def _final_number_phrase(text: str, answer: str) -> bool:
 def answer_of(text: str) -> str | None:
     """The answer a side gives: its boxed / ``####`` / "answer is" answer, the text itself when it
     is a bare answer, or None (a sentence without anchors: math-verify's extraction decides)."""
+    return _read_answer(text)[0]
+
+
+def _read_answer(text: str) -> tuple[str | None, str]:
+    """:func:`answer_of`, and how it was read: ``anchor`` (a box, tag, ``####`` line...), ``phrase``
+    (an answer phrase in prose), ``approx`` (past a word of approximation) or ``bare`` (the text)."""
     if _has_anchor(text):
-        return extract_answer(text)
+        return extract_answer(text), "anchor"
     if len(text) > MAX_ANSWER_CHARS:
-        return extract_answer(text)
+        return extract_answer(text), "phrase"
     if (
         _is_sentence(text)
         or _ANSWER_PHRASE_RE.match(text)
         or _LATER_ANSWER_PHRASE_RE.search(text)
         or _JSON_ANSWER_RE.search(text)
-        or any(phrase in text.lower() for phrase in FOREIGN_ANSWER_PHRASES)
+        or _has_foreign_phrase(text)
     ):
         got = extract_answer(text)
-        return got if got is not None and not _is_sentence(got) else None
+        return (got if got is not None and not _is_sentence(got) else None), "phrase"
     approx = _APPROX_WORD_RE.match(text)
     if approx:
-        return text[approx.end() :]  # a new string: credit only, as from an answer phrase
-    return text
+        return text[approx.end() :], "approx"  # credit only, as from an answer phrase
+    return text, "bare"
+
+
+def _has_foreign_phrase(text: str) -> bool:
+    low = text.lower()
+    return any(phrase in low for phrase in FOREIGN_ANSWER_PHRASES)
 
 
 _ANSWER_PHRASE_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\b", re.IGNORECASE)

@@ -57,6 +57,7 @@ from rewards.line_pipe import LineReader
 from rewards.number_literals import install_number_literals
 from rewards.numeric_screen import install_equation_screen, install_numeric_screen
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
+from rewards.time_budget import OverBudget
 
 MEMO_SIZE = 1024
 """Entries each of the worker's memos keeps (:func:`install_comparison_memo`,
@@ -83,7 +84,8 @@ def _structural_key(gold: Any, pred: Any, rest: tuple[Any, ...]) -> tuple[Any, .
 def _remembering(compute: Callable[..., Any], size: int, key_of: Callable[..., Any]) -> Callable[..., Any]:
     """``compute`` with its results remembered per ``key_of(*args, **kwargs)`` (least recently
     used first out, ``size`` kept). A key of None, or one that cannot be made, computes afresh;
-    an exception is not remembered."""
+    an exception is not remembered, but running past a time budget is (:class:`OverBudget`,
+    raised again at once for the same key: the same structure would overrun again)."""
     memo: OrderedDict[Any, Any] = OrderedDict()
 
     def remembered(*args: Any, **kwargs: Any) -> Any:
@@ -95,13 +97,24 @@ def _remembering(compute: Callable[..., Any], size: int, key_of: Callable[..., A
             return compute(*args, **kwargs)
         if key in memo:
             memo.move_to_end(key)
+            if memo[key] is _OVER_BUDGET:
+                raise OverBudget
             return memo[key]
-        value = memo[key] = compute(*args, **kwargs)
-        if len(memo) > size:
-            memo.popitem(last=False)
+        try:
+            value = memo[key] = compute(*args, **kwargs)
+        except OverBudget:
+            memo[key] = _OVER_BUDGET
+            raise
+        finally:
+            if len(memo) > size:
+                memo.popitem(last=False)
         return value
 
     return remembered
+
+
+_OVER_BUDGET = object()
+"""A memo's entry for a computation that ran past its time budget."""
 
 
 def install_comparison_memo(size: int = MEMO_SIZE) -> Callable[[], None] | None:

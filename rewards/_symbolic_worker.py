@@ -243,13 +243,24 @@ _TEXT_SUBSCRIPT_RE = re.compile(
 """A subscript in text mode (``\\lambda_{\\text{red}}``, ``v_\\text{max}``)."""
 
 
+_SYMBOL_SUBSCRIPT_RE = re.compile(
+    r"_(?:\{\s*\\(odot|oplus|otimes|star|ast|circ|bullet|perp|parallel|dagger|ddagger|max|min|sun|earth)\s*\}"
+    r"|\\(odot|oplus|otimes|star|ast|circ|bullet|perp|parallel|dagger|ddagger|max|min|sun|earth)(?![A-Za-z]))"
+)
+"""A subscript that is one symbol command latex2sympy does not read there (``M_{\\odot}``, the
+Sun's mass; ``v_{\\perp}``, ``L_\\star``, ``T_{\\max}``)."""
+
+
 def plain_subscripts(text: str) -> str:
     """``\\lambda_{\\text{red}}`` as ``\\lambda_{red}``: math-verify's extraction stops inside a
     text-mode subscript after some letters (it reads ``\\lambda_{\\text{red}}/\\sqrt{2}`` as the
-    string ``\\lambda_{``, equal to any other answer that begins the same way); the name is the same."""
+    string ``\\lambda_{``, equal to any other answer that begins the same way); the name is the same.
+    A subscript that is one symbol command (``M_{\\odot}``) is its name (``M_{odot}``): latex2sympy
+    reads the whole answer as a string otherwise."""
     if "_" not in text:
         return text
-    return _TEXT_SUBSCRIPT_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)).replace(" ", "") + "}", text)
+    text = _TEXT_SUBSCRIPT_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)).replace(" ", "") + "}", text)
+    return _SYMBOL_SUBSCRIPT_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)) + "}", text)
 
 
 def cut_extraction(parsed: list[Any]) -> bool:
@@ -360,6 +371,41 @@ def expand_finite_sums(parsed: list[Any]) -> list[Any] | None:
     return out
 
 
+def opaque_derivatives(parsed: list[Any]) -> list[Any]:
+    """``parsed`` with each derivative of a plain symbol (``\\frac{dM}{dt}``, which latex2sympy
+    reads as ``Derivative(m, t)``: ``m`` a symbol, not a function of ``t``) as a symbol of its own
+    (not ``\\frac{d}{dx} x``, which is 1).
+    Evaluated, such a derivative is 0, and math-verify then credits ``\\frac{dM}{dt} = -kM^6`` for
+    ``\\frac{dM}{dt} = kM^6`` (both sides solved for ``k`` are 0); as a symbol, it is the same
+    quantity in both answers and nothing else."""
+    import sympy
+
+    def plain_derivative(node: Any) -> bool:
+        return (
+            isinstance(node, sympy.Derivative)
+            and isinstance(node.expr, sympy.Symbol)
+            and node.expr not in node.variables  # d/dx x is 1
+        )
+
+    def opaque(expr: Any) -> Any:
+        if isinstance(expr, sympy.core.relational.Relational):
+            return expr.func(opaque(expr.lhs), opaque(expr.rhs), evaluate=False)
+        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):
+            args = getattr(expr, "_unsorted_args", expr.args)
+            return expr.func(*(opaque(a) for a in args), evaluate=False)
+        return expr.replace(plain_derivative, lambda node: sympy.Symbol(str(node), real=True))
+
+    out: list[Any] = []
+    for expr in parsed:
+        if isinstance(expr, sympy.Basic) and expr.has(sympy.Derivative):
+            try:
+                expr = opaque(expr)
+            except Exception:  # a form that does not rebuild: math-verify's own reading
+                return parsed
+        out.append(expr)
+    return out
+
+
 def _same_form(gold: list[Any], pred: list[Any]) -> bool:
     """Whether a parsed item of each side is the same expression, compared structurally (no
     evaluation, no printing: printing a sum orders its terms by evaluating it)."""
@@ -378,6 +424,7 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     gold_expanded, pred_expanded = expand_finite_sums(gold_parsed), expand_finite_sums(pred_parsed)
     if gold_expanded is None or pred_expanded is None:
         return _same_form(gold_parsed, pred_parsed)
+    gold_expanded, pred_expanded = opaque_derivatives(gold_expanded), opaque_derivatives(pred_expanded)
     if tools[2](gold_expanded, pred_expanded, timeout_seconds=None):
         return True
     shared = with_shared_symbols(gold_expanded, pred_expanded)

@@ -60,6 +60,9 @@ _REPEATING_RE = re.compile(r"^(\d*)\.(\d*)(?:\\overline ?\{(\d{1,12})\}|\\dot ?\
 _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
 
 
+_SPACE_GROUPED_RE = re.compile(r"^[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")
+"""Digits grouped by thousands with spaces (``1 234 567``), with a decimal point or comma."""
+_GROUP_SPACE_RE = re.compile(r"[ \u00a0\u202f]")
 _DECIMAL_COMMA_RE = re.compile(r"^(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)$")
 
 
@@ -72,15 +75,33 @@ _TENS_NUMBER_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".spl
 _NUMBER_WORD_RE = re.compile(r"^([a-z]+)(?:[ -]([a-z]+))?$")
 
 
+_RATE_DENOMINATOR_RE = re.compile(r"^[a-z]{3,12}$")
+
+
+def _is_unit_word(token: str) -> bool:
+    """A unit word (``km``), or a rate of one per a unit or a word of three letters or more
+    (``ml/dose``, ``dollars/hour``; not ``h/k``, a quotient of letters)."""
+    token = token.lower()
+    if token in _UNIT_WORDS:
+        return True
+    top, slash, bottom = token.partition("/")
+    return (
+        bool(slash)
+        and top in _UNIT_WORDS
+        and (bottom in _UNIT_WORDS or bool(_RATE_DENOMINATOR_RE.match(bottom)))
+    )
+
+
 def _strip_units(s: str) -> str:
-    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100`` (a few trailing unit words).
-    A power set apart from its unit (``6 cm ^2``, from ``6 \\text{ cm}^2``) stays with the unit."""
+    """``12 m^2`` -> ``12``; ``5 dollars`` -> ``5``; ``100m`` -> ``100``; ``50 ml/dose`` -> ``50``
+    (a few trailing unit words). A power set apart from its unit (``6 cm ^2``, from
+    ``6 \\text{ cm}^2``) stays with the unit."""
     parts = _SPACED_POWER_RE.sub("^", s).split(" ")
     for _ in range(4):
         if len(parts) < 2:
             break
         m = _UNIT_TOKEN_RE.match(parts[-1])
-        if m and m.group(1).lower() in _UNIT_WORDS:
+        if m and _is_unit_word(m.group(1)):
             parts.pop()
         else:
             break
@@ -219,6 +240,8 @@ def read_number(s: str, decimal_comma: bool = False, words: bool = False) -> Num
         return Inf(sign)
     if decimal_comma and _DECIMAL_COMMA_RE.match(s):
         s = s.replace(",", ".")
+    elif _SPACE_GROUPED_RE.match(s):  # 1 234,5 (SI, French, Russian): the comma can only be decimal
+        s = _GROUP_SPACE_RE.sub("", s).replace(",", ".")
     got = _unsigned_number(s)
     if got is None:
         stripped = _strip_units(s)

@@ -8,8 +8,8 @@ every labelled public set that has such a pair marks it wrong (STACK's ``AlgEqui
 math-verify calls equal is not, when the letters of the two answers are the same up to case but
 not in case. Letters that are not variables do not count: words in ``\\text{}``, ``\\mathrm{}`` or
 ``\\operatorname{}`` (units, names), a function's name written out (``Sin``, ``ArcSin(x)``), and
-``e``/``E`` and ``i``/``I``, which calculator syntax writes in capitals for Euler's number and the
-imaginary unit; nor do the names that label values (``V = 10`` against ``v = 10``, ``p = 5, q = 2``
+``e``/``E``, ``i``/``I`` and ``pi``/``Pi``, which calculator syntax writes in capitals for Euler's
+number, the imaginary unit and π; nor do the names that label values (``V = 10`` against ``v = 10``, ``p = 5, q = 2``
 against ``P = 5, Q = 2``: what is compared is the value, as the certain path does when it credits
 ``x = 3`` for ``3``). Plain words and choice letters (``Yes``/``yes``, ``C``/``c``) never get here:
 the certain path decides them first, ignoring case.
@@ -43,6 +43,8 @@ def math_letters(answer: str) -> list[str]:
     text = _COMMAND_RE.sub(" ", text)
     for run in _RUN_RE.finditer(text):
         word = run.group()
+        if word.lower() == "pi":
+            continue  # calculator syntax's constant, Pi in Mathematica's: not a variable
         if len(word) > 1 and word.lower() in _GREEK:
             letters.append(word)  # a Greek letter by name in calculator syntax: Delta*x
             continue

@@ -67,6 +67,17 @@ _CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial", "floor", "ceil", "ceiling",
 ``binomial(n, k)`` and ``nCr(n, k)`` to ``\\binom{n}{k}``), not by name."""
 
 
+_CAPITALISED_RE = re.compile(
+    r"(?<![A-Za-z\\])(?:[A-Z][a-z]{1,8}|[A-Z]{2,9})(?=\()|(?<![A-Za-z\\])(?:Pi|PI)(?![A-Za-z])"
+)
+"""A capitalised call (``Sin(``, ``SQRT(``) or ``Pi``: the names some calculators and Mathematica write."""
+
+
+def _lower_known_name(m: re.Match[str]) -> str:
+    word = m.group()
+    return word.lower() if is_known_name(word.lower()) else word
+
+
 def is_known_name(word: str) -> bool:
     """Whether ``word`` names a function, a constant or a Greek letter in calculator syntax."""
     return word in _FUNCTIONS or word in _CONSTANTS or word in _GREEK or word in _CALLS
@@ -263,6 +274,8 @@ def plain_to_latex(text: str) -> str | None:
     'x^{2} + 1'
     """
     s = text.strip()
+    if len(s) <= MAX_PLAIN_CHARS and _CAPITALISED_RE.search(s):  # Sin(Pi), Sqrt(2): Mathematica's names
+        s = _CAPITALISED_RE.sub(_lower_known_name, s)
     if "\u03c0" in s and len(s) <= MAX_PLAIN_CHARS:  # "π / (2 * sqrt(2))": the letter as the name
         s = " ".join(s.replace("\u03c0", " pi ").split())
     if "\\" in s and len(s) <= MAX_PLAIN_CHARS:  # "sin(\\theta )": a unicode letter normalised to LaTeX

@@ -414,7 +414,7 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
 _PLAIN_NUMBER_RE = re.compile(r"-?(?:\d{1,3}(?:[ ,]\d{3})+|\d+)(?:[.,]\d+)?")
 """One number: digits, thousands grouped by commas or spaces, a decimal point or comma; not a list."""
 _MATH_MARKS = ("$", "\\(", "\\[", "\\begin", "\\frac")
-_TRAILING_RE = re.compile(r"(?:\s|[.。!！]|です|でした|입니다)*$")
+_TRAILING_RE = re.compile(r"(?:\s|[.。!！।॥]|です|でした|입니다)*$")
 
 
 def _final_number_phrase(text: str, answer: str) -> bool:
@@ -422,8 +422,11 @@ def _final_number_phrase(text: str, answer: str) -> bool:
     number ``answer`` (``... The answer is 18.``, ``... Die Antwort ist 540.``, ``答えは44です。``):
     nothing follows but punctuation, so the number is the response's own final answer as surely as
     a box is, and every reader of the text reads that number. ``answer`` was read from the text's
-    answer phrase (not past a word of approximation: ``approximately 5``)."""
-    if len(answer) > 40 or not _PLAIN_NUMBER_RE.fullmatch(answer) or any(m in text for m in _MATH_MARKS):
+    answer phrase (not past a word of approximation: ``approximately 5``). An option letter
+    (``... The answer is (B).``) is such an answer too."""
+    if len(answer) > 40 or any(m in text for m in _MATH_MARKS):
+        return False
+    if not _PLAIN_NUMBER_RE.fullmatch(answer) and choice_letter(answer) is None:
         return False
     end = _TRAILING_RE.search(text, max(0, len(text) - 200))
     return end is not None and text[: end.start()].endswith(answer)

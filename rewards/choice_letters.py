@@ -6,7 +6,8 @@ a response that opens with the option it chose, or an answer without that letter
 ``C. x = 42`` (the option and its text) against ``C``. A one-letter option against an answer that
 holds that letter nowhere (``B`` against ``x = \\pm 2``) is refused: read as maths the letter is a
 symbol, and an expression without it never equals it. The letter ``e`` is left out (Euler's
-number). The option's *value* against a letter (``-12`` for ``B``) needs the question's options:
+number, nor ``i``). Options run from A to J (MMLU-Pro has ten; lower case only a to e, as ``f``,
+``g`` and ``h`` name functions). The option's *value* against a letter (``-12`` for ``B``) needs the question's options:
 no verdict here.
 """
 
@@ -16,13 +17,13 @@ import re
 
 from rewards.extract import extract_answer
 
-_CHOICE_RE = re.compile(r"^\(?\s?([A-Ea-e])\s?\)?$")
-_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])[.:)])\s\S")
-_CHOICE_WITH_VALUE_RE = re.compile(r"^([A-E])\s?\([^()]{1,40}\)$")
+_CHOICE_RE = re.compile(r"^\(?\s?([A-Ja-e])\s?\)?$")
+_CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ja-e])\)|([A-J])[.:)])\s\S")
+_CHOICE_WITH_VALUE_RE = re.compile(r"^([A-J])\s?\([^()]{1,40}\)$")
 """An option letter with the option's value in parentheses (``B(6)``, ``B\\text{（6）}``)."""
 _OPTION_SENTENCE_RE = re.compile(
     r"^[\s*#]*(?:(?:the\s+)?(?:correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*:?\s*)?\**"
-    r"(?:\(([A-E])\)|([A-E])[.:)])\s+\S",
+    r"(?:\(([A-J])\)|([A-J])[.:)])\s+\S",
     re.IGNORECASE,
 )
 """A response that opens with the option it chose and that option's text (``B. Carl has a winning
@@ -61,6 +62,7 @@ def chosen_option(text: str) -> str | None:
 
 
 def _letter_absent(letter: str, other: str) -> bool:
-    """Whether a one-letter answer (not ``e``, Euler's number) cannot equal ``other``: ``other``
-    holds that letter nowhere, in either case, not even inside a command name."""
-    return letter not in "eE" and letter.lower() not in other.lower()
+    """Whether a one-letter answer (not ``e``, Euler's number, nor ``i``, the imaginary unit) cannot
+    equal ``other``: ``other`` holds that letter nowhere, in either case, not even inside a command
+    name."""
+    return letter not in "eEiI" and letter.lower() not in other.lower()

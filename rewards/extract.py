@@ -46,6 +46,18 @@ FOREIGN_ANSWER_PHRASES = (
     "คำตอบคือ",  # Thai
     "jibu ni",  # Swahili
     "উত্তর হল",  # Bengali
+    "উত্তর",
+    "సమాధానం",  # Telugu
+    "உத்தரம்",  # Tamil
+    "பதில்:",
+    "ಉತ್ತರ",  # Kannada
+    "उत्तर है",  # Hindi, Marathi
+    "उत्तर:",
+    "الإجابة هي",  # Arabic
+    "الجواب هو",
+    "پاسخ:",  # Persian
+    "jibu:",  # Swahili
+    "jawaban:",  # Indonesian
     "câu trả lời là",  # Vietnamese
     "đáp án:",
     "jawabannya adalah",  # Indonesian
@@ -62,9 +74,10 @@ _PHRASES = (
     *FOREIGN_ANSWER_PHRASES,
 )
 """Answer phrases (``答案是``, "the answer is", is a phrase but no anchor: it also opens prose)."""
-_END_OF_ANSWER = ("<eoa>", "<eoe>", "です", "でした", "입니다")
+_END_OF_ANSWER = ("<eoa>", "<eoe>", "です", "でした", "입니다", "।", "॥")
 """Where an answer ends: GAOKAO-Bench's end-of-answer tokens, the Japanese and Korean copulas
-after an answer phrase (``答えは 3 です。``)."""
+after an answer phrase (``答えは 3 です。``), the danda that ends a sentence in Bengali and Hindi
+(``উত্তর 6।``)."""
 _SENTENCE_END_RE = re.compile(r"[.;]\s|\.$|!(?:\s|$)|,\s+(?:which|so|because|since|and|as)\b")
 """Where a sentence ends after an answer phrase. Outside math mode a "!" there is punctuation
 ("The answer is 5!"), never a factorial."""

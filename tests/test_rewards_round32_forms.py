@@ -89,6 +89,17 @@ def test_pi_in_capitals_is_not_a_change_of_case() -> None:
     assert differ_only_in_case("2x", "2X")
 
 
+def test_round32_pairs_decided_by_the_certain_path_where_the_answer_is_plain() -> None:
+    """A plain-text response that ends with its answer phrase and a number or an option letter is
+    decided without math-verify, both ways."""
+    for gold, pred in [
+        ("7", "জিনজার গ্রিফিনকে 6টি ফ্রাই দিয়েছে। উত্তর 6।"),
+        ("J", "The answer is (B)."),
+        ("J", "The answer is (J)."),
+    ]:
+        assert compare(gold, pred).path == "certain"
+
+
 @pytest.mark.parametrize(
     ("gold", "pred", "equal"),
     [
@@ -120,6 +131,11 @@ def test_pi_in_capitals_is_not_a_change_of_case() -> None:
         ("51", "<answer>50 \\text{ml/dose}</answer>", False),
         ("sin(pi)", "Sin(Pi)", True),
         ("sqrt(2)", "SQRT(3)", False),
+        ("13", "కాబట్టి వాల్ట్ బుధవారం 41 - 4 - 24 = 13 మైళ్లు నడిచింది. సమాధానం 13.", True),  # Telugu
+        ("6", "জিনজার গ্রিফিনকে 6টি ফ্রাই দিয়েছে। উত্তর 6।", True),  # Bengali, a danda ends it
+        ("J", "So the answer is (J).", True),  # MMLU-Pro's ten options
+        ("I", "\\sqrt{-1}", True),  # i, the imaginary unit: not an option letter absent from the answer
+        ("G", "42", False),
         ("1234.5", "1 234,5", True),
         ("1234.6", "1 234,5", False),
     ],

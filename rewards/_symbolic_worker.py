@@ -263,6 +263,16 @@ def plain_subscripts(text: str) -> str:
     return _SYMBOL_SUBSCRIPT_RE.sub(lambda m: "_{" + (m.group(1) or m.group(2)) + "}", text)
 
 
+_DELIMITER_SIZE_RE = re.compile(r"\\[bB]igg?[lrm]?(?![a-zA-Z])")
+"""A delimiter's size (``\\bigl(``, ``\\Biggr]``, ``\\big|``), which latex2sympy does not read."""
+
+
+def plain_delimiters(text: str) -> str:
+    """``\\cos\\biggl(x\\biggr)`` as ``\\cos(x)``: a size command only scales the delimiter after it,
+    and latex2sympy reads the whole answer as a string with it."""
+    return _DELIMITER_SIZE_RE.sub("", text) if "\\big" in text or "\\Big" in text else text
+
+
 def cut_extraction(parsed: list[Any]) -> bool:
     """Whether math-verify's reading is only a string whose braces do not close (``\\lambda_{``):
     its extraction stopped inside the answer, and two answers cut at the same place would compare
@@ -276,7 +286,7 @@ def cut_extraction(parsed: list[Any]) -> bool:
 
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
-    text = spell_reciprocal_hyperbolics(plain_subscripts(text))  # latex2sympy reads \coth(x) as cot(h(x))
+    text = spell_reciprocal_hyperbolics(plain_subscripts(plain_delimiters(text)))  # \coth(x): not cot(h(x))
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
         got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)
@@ -406,6 +416,45 @@ def opaque_derivatives(parsed: list[Any]) -> list[Any]:
     return out
 
 
+def canonical_bound_names(parsed: list[Any]) -> list[Any]:
+    """``parsed`` with the variables bound by each sum, product and integral renamed in order
+    (``bound0``, ``bound1``, ... with the same assumptions): ``\\sum_{k=0}^{n} \\binom{n}{k} x^k``
+    and ``\\sum_{j=0}^{n} \\binom{n}{j} x^j`` are the same expression, which sympy does not see
+    when the names differ. Renaming a bound variable never changes a value."""
+    import sympy
+
+    bound = (sympy.Sum, sympy.Product, sympy.Integral)
+
+    def rename(node: Any, counter: list[int]) -> Any:
+        mapping = {}
+        for limit in node.limits:
+            variable = limit[0]
+            if isinstance(variable, sympy.Symbol) and all(
+                not sympy.sympify(end).has(variable) for end in limit[1:]
+            ):
+                mapping[variable] = sympy.Symbol(f"bound{counter[0]}", **variable.assumptions0)
+                counter[0] += 1
+        return node.xreplace(mapping) if mapping else node
+
+    def canonical(expr: Any, counter: list[int]) -> Any:
+        if isinstance(expr, sympy.core.relational.Relational):
+            return expr.func(canonical(expr.lhs, counter), canonical(expr.rhs, counter), evaluate=False)
+        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):
+            args = getattr(expr, "_unsorted_args", expr.args)
+            return expr.func(*(canonical(a, counter) for a in args), evaluate=False)
+        return expr.replace(lambda node: isinstance(node, bound), lambda node: rename(node, counter))
+
+    out: list[Any] = []
+    for expr in parsed:
+        if isinstance(expr, sympy.Basic) and expr.has(*bound):
+            try:
+                expr = canonical(expr, [0])
+            except Exception:  # a form that does not rebuild: math-verify's own reading
+                return parsed
+        out.append(expr)
+    return out
+
+
 def _same_form(gold: list[Any], pred: list[Any]) -> bool:
     """Whether a parsed item of each side is the same expression, compared structurally (no
     evaluation, no printing: printing a sum orders its terms by evaluating it)."""
@@ -425,6 +474,7 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     if gold_expanded is None or pred_expanded is None:
         return _same_form(gold_parsed, pred_parsed)
     gold_expanded, pred_expanded = opaque_derivatives(gold_expanded), opaque_derivatives(pred_expanded)
+    gold_expanded, pred_expanded = canonical_bound_names(gold_expanded), canonical_bound_names(pred_expanded)
     if tools[2](gold_expanded, pred_expanded, timeout_seconds=None):
         return True
     shared = with_shared_symbols(gold_expanded, pred_expanded)

@@ -23,7 +23,7 @@ _SPACING_RE = re.compile(
     r"\\\\|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~"
     r"|\\(?:neg)?(?:thin|med|thick|en)space(?![a-zA-Z])|\\hspace\*? ?\{[^{}]{0,20}\}"
 )
-_LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])")
+_LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|[bB]igg?[lrm]?)(?![a-zA-Z])")
 _DEGREE_RE = re.compile(r"\^ ?\{? ?\\circ ?\}?|°|\\degree(?![a-zA-Z])")
 _DFRAC_RE = re.compile(r"\\[dt]frac(?![a-zA-Z])")
 _THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")

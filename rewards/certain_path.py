@@ -152,8 +152,10 @@ _TEXT_WORDS_RE = re.compile(
 
 
 def _same_two_letters(gold: str, pred: str) -> bool:
-    """``AB`` against ``BA``: a segment or a product of two letters, not two different words."""
-    return len(gold) == len(pred) == 2 and sorted(gold) == sorted(pred)
+    """``AB`` against ``BA``, ``x y z`` against ``zxy``: a segment or a product of the same few
+    letters (at most six), not two different words."""
+    g, p = gold.replace(" ", ""), pred.replace(" ", "")
+    return 2 <= len(g) <= 6 and sorted(g) == sorted(p)
 
 
 _BARE_WORD_RE = re.compile(r"^[A-Za-z][A-Za-z1-9]+$")

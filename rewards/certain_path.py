@@ -151,6 +151,20 @@ _TEXT_WORDS_RE = re.compile(
 )
 
 
+_NOT_A_NOUN_RE = re.compile(
+    r"\b(?:squared|cubed|factorial|over|plus|minus|times|divided|root|roots|power|powers|to|of"
+    r"|halves|thirds|quarters|fourths|fifths|sixths|sevenths|eighths|ninths|tenths|hundredths|thousandths)\b",
+    re.IGNORECASE,
+)
+"""Words after a number that change its value (``5 squared``, ``3 halves``, ``2 to the``)."""
+
+
+def _plain_nouns(words: str) -> bool:
+    """Whether the words after a number only name what is counted (``boxes``, ``laps more than
+    Quinn``): no word that changes the value, and no function, constant or Greek letter (``5 pi``)."""
+    return not _NOT_A_NOUN_RE.search(words) and not any(is_known_name(w.lower()) for w in words.split())
+
+
 def _same_two_letters(gold: str, pred: str) -> bool:
     """``AB`` against ``BA``, ``x y z`` against ``zxy``: a segment or a product of the same few
     letters (at most six), not two different words."""
@@ -315,8 +329,16 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if isinstance(vg, Num) and not re.search(r"[\d\\^_/*+()=<>\[\]{}-]", pred):
         return False  # a number against words without any digit or math
     if isinstance(vg, Num) and (counted := _NUMBER_OF_THINGS_RE.match(pred)):
-        if not _SCALE_WORD_RE.search(counted.group(2)) and compare_answers(gold, counted.group(1)) is False:
-            return False  # "31" against "30 pens": another number, whatever the words name
+        if not _SCALE_WORD_RE.search(counted.group(2)):
+            same = compare_answers(gold, counted.group(1))
+            if same is False and not _NOT_A_NOUN_RE.search(counted.group(2)):
+                return False  # "31" against "30 pens": another number, whatever the words name
+            if same and _plain_nouns(counted.group(2)):
+                return True  # "8" against "8 boxes": the number, of things the words name
+    if isinstance(vp, Num) and (counted := _NUMBER_OF_THINGS_RE.match(gold)):
+        if not _SCALE_WORD_RE.search(counted.group(2)) and _plain_nouns(counted.group(2)):
+            if compare_answers(counted.group(1), pred) is True:
+                return True  # "8 boxes" against "8"
     if text_words:
         return None  # "\\frac13 \\text{x}": a unit to math-verify, not the variable x
     if _foreign_word(pred, gold) or _foreign_word(gold, pred):

@@ -65,14 +65,21 @@ def _add(a: Value, b: Value) -> Value:
     return a + b if _exact_or_complex(a) and _exact_or_complex(b) else float(a) + float(b)
 
 
+def _exact_power_fits(base: Value, exponent: Value) -> bool:
+    """Whether ``base^exponent`` is computed exactly (:func:`_pow`): both exact, a whole exponent,
+    a result of at most :data:`_MAX_EXACT_BITS` bits."""
+    if not (_exact(base) and _exact(exponent) and exponent.denominator == 1):
+        return False
+    bits = max(abs(base.numerator).bit_length(), abs(base.denominator).bit_length())
+    return bits * abs(int(exponent)) <= _MAX_EXACT_BITS
+
+
 def _pow(base: Value, exponent: Value) -> Value:
-    if _exact(base) and _exact(exponent) and exponent.denominator == 1:
+    if _exact_power_fits(base, exponent):
         e = int(exponent)
-        bits = max(abs(base.numerator).bit_length(), abs(base.denominator).bit_length())
-        if bits * abs(e) <= _MAX_EXACT_BITS:
-            if e < 0:
-                return Fraction(1) / (base ** (-e))
-            return base**e
+        if e < 0:
+            return Fraction(1) / (base ** (-e))
+        return base**e
     return float(base) ** float(exponent)
 
 
@@ -198,8 +205,14 @@ class _Reader:
                 raise _Reject
             if base < 0 and exponent != int(exponent):
                 raise _Reject
-            if abs(exponent) > 1e4 or (abs(base) > 1 and abs(exponent) * math.log10(abs(base)) > 250):
-                raise _Reject
+            if abs(exponent) > 1e4 or (exponent != 0 and not _whole(exponent) and abs(exponent) < 1e-9):
+                raise _Reject  # 2^{2^{-1000}}: a float would round it to 1
+            if (
+                not _exact_power_fits(base, exponent)
+                and abs(base) > 1
+                and abs(exponent) * math.log10(abs(base)) > 250
+            ):
+                raise _Reject  # a float beyond _MAX_ABS; an exact power may be as long as _MAX_EXACT_BITS
             return _check(_pow(base, exponent))
         return base
 
@@ -393,13 +406,19 @@ def _too_big(q: Fraction) -> bool:
     return abs(q.numerator) > _MAX_ABS_INT * q.denominator
 
 
+def _too_long(q: Fraction) -> bool:
+    return max(abs(q.numerator).bit_length(), q.denominator.bit_length()) > _MAX_EXACT_BITS + 64
+
+
 def _check(value: Value) -> Value:
+    """An intermediate value: an exact one may be as long as :data:`_MAX_EXACT_BITS` (``2^{2009} -
+    1`` inside a fraction near 2/3); the final value is bounded by :data:`_MAX_ABS` too."""
     if isinstance(value, Fraction):
-        if _too_big(value):
+        if _too_long(value):
             raise _Reject
         return value
     if isinstance(value, Gaussian):
-        if _too_big(value.re) or _too_big(value.im):
+        if _too_long(value.re) or _too_long(value.im):
             raise _Reject
         return value
     if isinstance(value, float) and not math.isfinite(value):
@@ -433,6 +452,10 @@ def _evaluate(s: str, imaginary: bool) -> Value | None:
         reader = _Reader(_tokenize(s), imaginary)
         value = reader.expr()
         if reader.peek() is not None:
+            return None
+        if isinstance(value, Fraction) and _too_big(value):
+            return None
+        if isinstance(value, Gaussian) and (_too_big(value.re) or _too_big(value.im)):
             return None
         return value
     except (_Reject, OverflowError, ZeroDivisionError, ValueError, RecursionError, TypeError):

@@ -11,7 +11,8 @@ projects (a competition checker, a textbook checker, a CAS homework checker, an 
 Only a slash between two runs of digits, not part of a longer term (after a letter, digit, point,
 ``^``, ``_``, ``/``, a closing bracket or a command), and followed by a factor: ``(``, ``\\sqrt``,
 ``\\pi``, a function name, ``pi``, or one letter that does not start a word (``x``, ``x_n``, not
-``gallons``). ``x^1/2``, ``3/4.5x``, ``dy/dx`` and ``1/2 cup`` stay as written. One regex pass,
+``gallons``, nor a letter before a number: ``4/5 x 200`` is a product written with ``x``).
+``x^1/2``, ``3/4.5x``, ``dy/dx`` and ``1/2 cup`` stay as written. One regex pass,
 linear in the text.
 """
 
@@ -21,7 +22,7 @@ import re
 
 _FRACTION_BEFORE_FACTOR_RE = re.compile(
     r"(?<![\w.^_/})\]\\])(\d+)/(\d+)(?![\d.])"
-    r"(?=\s?(?:\(|\\(?:sqrt|pi|sin|cos|tan|ln|log|exp)(?![A-Za-z])|pi(?![A-Za-z])|[A-Za-z](?![A-Za-z])))"
+    r"(?=\s?(?:\(|\\(?:sqrt|pi|sin|cos|tan|ln|log|exp)(?![A-Za-z])|pi(?![A-Za-z])|[A-Za-z](?![A-Za-z])(?!\s?\d)))"
 )
 
 

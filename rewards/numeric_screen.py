@@ -3,7 +3,7 @@
 math-verify's ``sympy_symbolic_eq(a, b)`` is true only when ``simplify(a - b)`` is zero. That
 call takes 20 ms to seconds, and on most pairs that reach it the answer is no. Where ``a - b`` is
 an elementary expression (numbers, ``pi``, ``E``, ``I``, symbols, ``+ * ^``, exp/log, trigonometric
-and hyperbolic functions and their inverses, ``Abs``), it is first evaluated at one point, each
+and hyperbolic functions and their inverses, ``Abs``, ``gamma``, ``factorial``, ``binomial``), it is first evaluated at one point, each
 symbol a positive irrational-looking number, substituted (``xreplace``) and evaluated with
 sympy's ``evalf``, twice: the point at 40 digits, the value at 30, then 60 and 50. A value
 clearly away from zero (above 1e-10 in size) both times, the two agreeing, means ``a - b`` is not
@@ -62,6 +62,9 @@ def _elementary_types() -> tuple[type, ...]:
         sympy.exp,
         sympy.log,
         sympy.Abs,
+        sympy.gamma,  # and the two written with it: defined at the screen's point (not an integer)
+        sympy.factorial,
+        sympy.binomial,
     ]
     for module in (trigonometric, hyperbolic):
         for name in (
@@ -182,13 +185,25 @@ def install_numeric_screen() -> Callable[[], None] | None:
 
 def _explicit(equation: Any) -> tuple[Any, Any] | None:
     """``(y, f)`` when ``equation`` gives the symbol ``y`` (or an unknown function of symbols,
-    ``f(x)``, as one more unknown) explicitly, ``y = f`` or ``f = y`` with ``y`` not in ``f``;
-    else None."""
+    ``f(x)``, as one more unknown) explicitly, ``y = f`` or ``f = y`` with ``y`` not in ``f``; or
+    when one side is a product of distinct symbols and a number (``\\Delta \\varphi = f``, which
+    latex2sympy reads as a product), ``y`` the last of them by name that is not in ``f``, and the
+    value ``f`` over the rest of the product (nonzero at the screen's point); else None."""
     import sympy
 
     for side, other in ((equation.lhs, equation.rhs), (equation.rhs, equation.lhs)):
         if (isinstance(side, sympy.Symbol) or _applies_to_symbols(side)) and not other.has(side):
             return side, other
+    for side, other in ((equation.lhs, equation.rhs), (equation.rhs, equation.lhs)):
+        if isinstance(side, sympy.Mul):
+            coefficient, factors = side.as_coeff_mul()
+            if coefficient == 0 or len(factors) < 2 or len(set(factors)) != len(factors):
+                continue
+            if not all(isinstance(f, sympy.Symbol) for f in factors):
+                continue
+            for symbol in sorted(factors, key=lambda f: f.name, reverse=True):
+                if not other.has(symbol):
+                    return symbol, other / (side / symbol)
     return None
 
 

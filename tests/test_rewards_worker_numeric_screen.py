@@ -45,6 +45,11 @@ f = sympy.Function("f")
         (f(x) ** 2 + 1, f(x) ** 2, True),
         (f(2 * x), f(x + x), False),  # the same application, written out: one symbol
         (f(2 * x), f(x), False),  # applied to anything but a symbol: not screened
+        (sympy.gamma(x + sympy.Rational(1, 2)), sympy.gamma(x) * x, True),
+        (sympy.gamma(x + 1), x * sympy.gamma(x), False),  # an identity: 0 at the point
+        (sympy.factorial(x), sympy.gamma(x + 1), False),
+        (sympy.binomial(x, 2), x * (x - 1) / 2 + 1, True),
+        (sympy.gamma(x - x - 1), sympy.Integer(1), False),  # a pole: no value
         (sympy.Derivative(f(x), x), sympy.Integer(0), False),  # derivatives: not screened
         (sympy.Sum(x**n, (n, 0, 3)), 1 + x, False),  # sums: not screened
         (sympy.Integral(x, (x, 0, 1)), sympy.Integer(2), False),  # integrals: not screened
@@ -129,6 +134,11 @@ def test_equal_forms_pass_and_what_is_screened_out_simplify_refuses(a: Any, form
         (sympy.Eq(f(x), x), sympy.Eq(f(y), y), False),  # other unknowns: left to solve
         (sympy.Eq(y, f(x)), sympy.Eq(y, f(x) + 1), True),  # ... unless it cancels
         (sympy.Lt(y, x), sympy.Lt(y, x + 1), False),  # inequalities: not screened
+        # a product of symbols on one side (latex2sympy reads \Delta\varphi as delta*varphi)
+        (sympy.Eq(x * y, sympy.log(x + 2)), sympy.Eq(x * y, -sympy.log(x + 2) / 4), True),
+        (sympy.Eq(x * y, sympy.log(x + 2)), sympy.Eq(y * x, sympy.log(2 + x)), False),
+        (sympy.Eq(2 * x * y, 1), sympy.Eq(x * y, sympy.Rational(1, 2)), False),  # the same relation
+        (sympy.Eq(x * y, x + y), sympy.Eq(x * y, 2 * x + y), False),  # both symbols on the right
     ],
 )
 def test_explicitly_different_table(gold: Any, pred: Any, different: bool) -> None:

@@ -381,6 +381,33 @@ def expand_finite_sums(parsed: list[Any]) -> list[Any] | None:
     return out
 
 
+def differential_equation_against_value(gold: list[Any], pred: list[Any]) -> bool:
+    """Whether the reference is a differential equation (``m\\frac{dv}{dt}+bv=f``; not a derivative
+    named on one side, ``\\frac{dy}{dx} = 2x``) and the answer is not a relation. math-verify reads
+    an equation whose left side holds only symbols as an assignment and compares its right side
+    (``f``) with the answer, so a response that only named ``f`` was credited; the right side of a
+    differential equation is never its solution."""
+    import sympy
+
+    golds = [x for x in gold if isinstance(x, sympy.Basic)]
+    preds = [x for x in pred if isinstance(x, sympy.Basic)]
+    return (
+        bool(golds)
+        and bool(preds)
+        and all(
+            isinstance(x, sympy.Eq)
+            and x.has(sympy.Derivative)
+            and not isinstance(x.lhs, sympy.Derivative)  # dy/dx = 2x: the derivative, named
+            and not isinstance(x.rhs, sympy.Derivative)
+            for x in golds
+        )
+        and not any(
+            isinstance(x, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction))
+            for x in preds
+        )
+    )
+
+
 def opaque_derivatives(parsed: list[Any]) -> list[Any]:
     """``parsed`` with each derivative of a plain symbol (``\\frac{dM}{dt}``, which latex2sympy
     reads as ``Derivative(m, t)``: ``m`` a symbol, not a function of ``t``) as a symbol of its own
@@ -473,6 +500,8 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     gold_expanded, pred_expanded = expand_finite_sums(gold_parsed), expand_finite_sums(pred_parsed)
     if gold_expanded is None or pred_expanded is None:
         return _same_form(gold_parsed, pred_parsed)
+    if differential_equation_against_value(gold_expanded, pred_expanded):
+        return False
     gold_expanded, pred_expanded = opaque_derivatives(gold_expanded), opaque_derivatives(pred_expanded)
     gold_expanded, pred_expanded = canonical_bound_names(gold_expanded), canonical_bound_names(pred_expanded)
     if tools[2](gold_expanded, pred_expanded, timeout_seconds=None):

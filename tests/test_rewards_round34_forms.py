@@ -55,6 +55,15 @@ def test_exact_values_with_long_powers(text: str, exact: bool) -> None:
             "symbolic",
         ),
         (
+            "m\\frac{dv}{dt}+bv=f",
+            "Formulate the equation of motion with the force \\(f\\) as input.",
+            False,
+            "symbolic",
+        ),
+        ("m\\frac{dv}{dt}+bv=f", "\\boxed{f}", False, "symbolic"),  # the right side is not a solution
+        ("m\\frac{dv}{dt}+bv=f", "\\boxed{\\frac{dv}{dt} = \\frac{f - bv}{m}}", True, "symbolic"),
+        ("\\frac{dy}{dx} = 2x", "2x", True, "symbolic"),  # the derivative named: its value
+        (
             "\\frac{2^{2009}-1}{3\\cdot 2^{2008}-1}",
             "\\frac{2^{2008}-1}{3\\cdot 2^{2007}-1}",
             False,  # 2/3 - 2^{-2008}/... : math-verify's six places call them equal

@@ -360,21 +360,46 @@ def expand_finite_sums(parsed: list[Any]) -> list[Any] | None:
     to find no number. None when a range is longer than :data:`MAX_EXPANDED_TERMS`."""
     import sympy
 
-    def expand(expr: Any) -> Any:
-        if isinstance(expr, sympy.core.relational.Relational):  # keep "a = b" even when now True
-            return expr.func(expand(expr.lhs), expand(expr.rhs), evaluate=False)
-        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):  # latex2sympy's And keeps its order
-            args = getattr(expr, "_unsorted_args", expr.args)
-            return expr.func(*(expand(a) for a in args), evaluate=False)
-        return expr.replace(lambda n: isinstance(n, (sympy.Sum, sympy.Product)), _expand_one)
+    def expand(expr: Any) -> Any:  # "a = b" kept even when now True; an And in its written order
+        return under_relations(
+            expr, lambda e: e.replace(lambda n: isinstance(n, (sympy.Sum, sympy.Product)), _expand_one)
+        )
+
+    try:
+        return each_rewritten(parsed, (sympy.Sum, sympy.Product), expand)
+    except _TooLong:
+        return None
+
+
+def under_relations(expr: Any, rewrite: Callable[[Any], Any]) -> Any:
+    """``rewrite`` applied to the sides of a relation and to the arguments of an ``And``/``Or`` in
+    latex2sympy's written order (``_unsorted_args``, which math-verify reads), rebuilt unevaluated
+    (``a = b`` stays a relation even when it became true); to any other expression directly."""
+    import sympy
+
+    if isinstance(expr, sympy.core.relational.Relational):
+        return expr.func(
+            under_relations(expr.lhs, rewrite), under_relations(expr.rhs, rewrite), evaluate=False
+        )
+    if isinstance(expr, sympy.logic.boolalg.BooleanFunction):
+        args = getattr(expr, "_unsorted_args", expr.args)
+        return expr.func(*(under_relations(a, rewrite) for a in args), evaluate=False)
+    return rewrite(expr)
+
+
+def each_rewritten(parsed: list[Any], kinds: tuple[type, ...], rewrite: Callable[[Any], Any]) -> list[Any]:
+    """``parsed`` with ``rewrite`` applied to each expression that holds a node of ``kinds``;
+    ``parsed`` as it was when one does not rebuild (math-verify's own reading). An expansion past
+    its bound (:class:`_TooLong`) goes to the caller."""
+    import sympy
 
     out: list[Any] = []
     for expr in parsed:
-        if isinstance(expr, sympy.Basic) and expr.has(sympy.Sum, sympy.Product):
+        if isinstance(expr, sympy.Basic) and expr.has(*kinds):
             try:
-                expr = expand(expr)
+                expr = rewrite(expr)
             except _TooLong:
-                return None
+                raise
             except Exception:  # a form that does not rebuild: math-verify's own reading
                 return parsed
         out.append(expr)
@@ -425,22 +450,11 @@ def opaque_derivatives(parsed: list[Any]) -> list[Any]:
         )
 
     def opaque(expr: Any) -> Any:
-        if isinstance(expr, sympy.core.relational.Relational):
-            return expr.func(opaque(expr.lhs), opaque(expr.rhs), evaluate=False)
-        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):
-            args = getattr(expr, "_unsorted_args", expr.args)
-            return expr.func(*(opaque(a) for a in args), evaluate=False)
-        return expr.replace(plain_derivative, lambda node: sympy.Symbol(str(node), real=True))
+        return under_relations(
+            expr, lambda e: e.replace(plain_derivative, lambda node: sympy.Symbol(str(node), real=True))
+        )
 
-    out: list[Any] = []
-    for expr in parsed:
-        if isinstance(expr, sympy.Basic) and expr.has(sympy.Derivative):
-            try:
-                expr = opaque(expr)
-            except Exception:  # a form that does not rebuild: math-verify's own reading
-                return parsed
-        out.append(expr)
-    return out
+    return each_rewritten(parsed, (sympy.Derivative,), opaque)
 
 
 def canonical_bound_names(parsed: list[Any]) -> list[Any]:
@@ -463,23 +477,13 @@ def canonical_bound_names(parsed: list[Any]) -> list[Any]:
                 counter[0] += 1
         return node.xreplace(mapping) if mapping else node
 
-    def canonical(expr: Any, counter: list[int]) -> Any:
-        if isinstance(expr, sympy.core.relational.Relational):
-            return expr.func(canonical(expr.lhs, counter), canonical(expr.rhs, counter), evaluate=False)
-        if isinstance(expr, sympy.logic.boolalg.BooleanFunction):
-            args = getattr(expr, "_unsorted_args", expr.args)
-            return expr.func(*(canonical(a, counter) for a in args), evaluate=False)
-        return expr.replace(lambda node: isinstance(node, bound), lambda node: rename(node, counter))
+    def canonical(expr: Any) -> Any:
+        counter = [0]  # each expression numbers its own bound variables from 0
+        return under_relations(
+            expr, lambda e: e.replace(lambda n: isinstance(n, bound), lambda n: rename(n, counter))
+        )
 
-    out: list[Any] = []
-    for expr in parsed:
-        if isinstance(expr, sympy.Basic) and expr.has(*bound):
-            try:
-                expr = canonical(expr, [0])
-            except Exception:  # a form that does not rebuild: math-verify's own reading
-                return parsed
-        out.append(expr)
-    return out
+    return each_rewritten(parsed, bound, canonical)
 
 
 def _same_form(gold: list[Any], pred: list[Any]) -> bool:

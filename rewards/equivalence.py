@@ -220,15 +220,11 @@ def _for_verify(text: str, answer: str | None) -> str:
     """What math-verify parses: a bare answer in ``$...$`` (its LaTeX extraction needs math mode;
     without it ``2\\sqrt{3}`` reads as ``2``; a currency sign ``\\$`` does not open it), any other
     text as it is (its end, squeezed)."""
-    if (
-        answer is text
-        and not any(m in text.replace("\\$", "") for m in _MATH_MODE)
-        and len(text) <= MAX_ANSWER_CHARS
-    ):
-        if _has_plain_word(text):
-            return verify_text(text)  # "Therefore 0.5", "5, obviously": in math mode, a product of letters
-        return f"${_braced_last_factor(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4, not p i/4
-    return verify_text(text)
+    if answer is text and len(text) <= MAX_ANSWER_CHARS:
+        unescaped = text.replace("\\$", "")  # a currency sign
+        if not any(m in unescaped for m in _MATH_MODE) and not _has_plain_word(text):
+            return f"${_braced_last_factor(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4, not p i/4
+    return verify_text(text)  # prose, and a bare answer with a word ("Therefore 0.5"): in math mode, letters
 
 
 _PLAIN_WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}(?![A-Za-z])")

@@ -11,8 +11,9 @@
 #   5. trainer in the background (python -m verl.trainer.main_ppo ... or TRAINER_CMD), `wait`ed
 #      so that the time-limit signal (USR1) can be handled: save, then requeue
 #   6. on exit: stop the trainer and this job's Ray (and nothing else)
-# Settings (environment, all optional): DRY_RUN=1, TRAINER_CMD, RUN_NAME, RAY_WAIT_TIMEOUT
-# (300 s), MAX_REQUEUES (20), REQUEUE_ON_FAILURE (1), STOP_GRACE (60 s), PREFLIGHT=0, GPUS_PER_NODE,
+# Settings (environment, all optional): DRY_RUN=1, TRAINER_CMD, RUN_NAME, RAY_HEAD_TIMEOUT (300 s
+# for the head), RAY_WAIT_TIMEOUT (300 s for the other nodes once the head joined), MAX_REQUEUES
+# (20), REQUEUE_ON_FAILURE (1), STOP_GRACE (60 s), PREFLIGHT=0, GPUS_PER_NODE,
 # RAY_IFACE (NIC for Ray; default: resolver / first address). Docs: docs/running_on_a_cluster.md, docs/long_runs.md.
 
 LAUNCH_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -406,7 +407,7 @@ start_ray() {
   ((shared)) && worker_ports=$((worker_ports / NNODES))
   ((shared && NNODES > 19)) && die "${NNODES} nodes on one host: at most 19 fit in a Ray port slot"
   ray_temp_root
-  export RAY_NUM_GPUS="${GPUS}" RAY_NODE_IFACE="${RAY_IFACE:-}" RAY_HEAD_WAIT="${RAY_WAIT_TIMEOUT:-300}"
+  export RAY_NUM_GPUS="${GPUS}" RAY_NODE_IFACE="${RAY_IFACE:-}" RAY_HEAD_WAIT="${RAY_HEAD_TIMEOUT:-300}"
   # Token auth with a fresh token per job, for every node, the driver and the trainer: without it
   # anyone who reaches the ports can run code in the job, and Ray >= 2.5x turns token auth on
   # for the head alone whenever ~/.ray/auth_token exists, locking the workers out. Never logged.
@@ -445,7 +446,8 @@ start_ray() {
     echo "${NODES[*]}"
   )"
   "${PYTHON}" "${LAUNCH_LIB}/ray_cluster.py" wait --address "${RAY_ADDRESS}" --nodes "${nodes_csv}" \
-    --gpus-per-node "${GPUS}" --timeout "${RAY_WAIT_TIMEOUT:-300}" --log-dir "${JOB_LOG_DIR}" "${pid_args[@]}" \
+    --gpus-per-node "${GPUS}" --head-timeout "${RAY_HEAD_TIMEOUT:-300}" --timeout "${RAY_WAIT_TIMEOUT:-300}" \
+    --log-dir "${JOB_LOG_DIR}" "${pid_args[@]}" \
     --engine "${PROBE_ENGINE}" --attention "${ATTN_IMPL}" \
     || DIE_CODE=3 die "the Ray cluster did not come up (above); per-node logs: ${JOB_LOG_DIR}/ray-<node>.log"
 }

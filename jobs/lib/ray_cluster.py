@@ -1,14 +1,18 @@
 """Wait until every node of a Slurm job has joined its Ray cluster, then prove placement.
 
     python jobs/lib/ray_cluster.py wait --address IP:PORT --nodes n1,n2 --gpus-per-node 8 \
-        --timeout 300 --log-dir LOG_DIR [--pid n1=PID --pid n2=PID]
+        --head-timeout 300 --timeout 300 --log-dir LOG_DIR [--pid n1=PID --pid n2=PID]
 
 Each node's raylet advertises the custom resource ``slurm_node:<name>`` (jobs/lib/ray_node.sh).
 The wait polls the GCS (no fixed sleeps) until every named node is alive with the expected GPU
-count. It fails early when the srun that runs a node's Ray has exited (``--pid``), and at the
-deadline; either way it names the missing nodes and prints the tail of their logs
-(``LOG_DIR/ray-<node>.log``). Then one tiny task per node, pinned by that resource and asking
-for one GPU, reports which Slurm node it ran on.
+count. Two bounds: the head (the first node) must answer and join within ``--head-timeout``
+seconds of the start (RAY_HEAD_TIMEOUT), and every other node within ``--timeout`` seconds of the
+head joining (RAY_WAIT_TIMEOUT): a worker cannot join before the head is up, so a slow head
+(a loaded or cold node) never eats the workers' time and a worker that never joins is named as
+that worker, not as the head. It fails early when the srun that runs a node's Ray has exited
+(``--pid``), and at a deadline; either way it names the missing nodes and prints the tail of
+their logs (``LOG_DIR/ray-<node>.log``). Then one tiny task per node, pinned by that resource and
+asking for one GPU, reports which Slurm node it ran on.
 
 Exit status: 0 ready, 3 a node never joined / its Ray died, 4 a placement probe failed.
 """
@@ -101,7 +105,7 @@ def wait_for_nodes(args: argparse.Namespace) -> int:
     log_dir = Path(args.log_dir)
     pids = {k: int(v) for k, v in (p.split("=", 1) for p in args.pid)}
     start = time.monotonic()
-    deadline = start + args.timeout
+    deadline = start + args.head_timeout
     reason = connect(ray, args.address, deadline, pids)
     if reason is not None:
         if reason.startswith("dead:"):
@@ -109,12 +113,13 @@ def wait_for_nodes(args: argparse.Namespace) -> int:
             fail(f"Ray exited on {', '.join(dead)} before the cluster formed", dead, log_dir)
         else:
             fail(
-                f"no Ray head at {args.address} after {args.timeout:.0f} s ({reason[8:]})",
+                f"no Ray head at {args.address} after {args.head_timeout:.0f} s (RAY_HEAD_TIMEOUT; {reason[8:]})",
                 nodes[:1],
                 log_dir,
             )
         return 3
-    found: dict[str, float] = {}
+    head = nodes[0]
+    head_joined = False
     reported: set[str] = set()
     while True:
         found = joined_nodes(ray, nodes)
@@ -125,6 +130,9 @@ def wait_for_nodes(args: argparse.Namespace) -> int:
                     f"ray_cluster: {name} joined ({found[name]:g} GPU) after {time.monotonic() - start:.1f} s",
                     flush=True,
                 )
+        if not head_joined and head in found:
+            head_joined = True  # the workers' bound counts from here
+            deadline = time.monotonic() + args.timeout
         ready = [n for n in nodes if found.get(n) == args.gpus_per_node]
         if len(ready) == len(nodes):
             break
@@ -140,8 +148,13 @@ def wait_for_nodes(args: argparse.Namespace) -> int:
                 parts.append(f"never joined: {', '.join(missing)}")
             if wrong:
                 parts.append(f"wrong GPU count (want {args.gpus_per_node:g}): {', '.join(wrong)}")
+            bound = (
+                f"{args.timeout:.0f} s after the head joined (RAY_WAIT_TIMEOUT)"
+                if head_joined
+                else f"{args.head_timeout:.0f} s without the head {head} (RAY_HEAD_TIMEOUT)"
+            )
             fail(
-                f"Ray cluster incomplete after {args.timeout:.0f} s (RAY_WAIT_TIMEOUT); " + "; ".join(parts),
+                f"Ray cluster incomplete {bound}; " + "; ".join(parts),
                 missing + [n for n in nodes if n in found and n not in ready],
                 log_dir,
             )
@@ -233,7 +246,18 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--address", required=True, help="head GCS address IP:PORT")
     w.add_argument("--nodes", required=True, help="comma-separated Slurm node names")
     w.add_argument("--gpus-per-node", required=True, type=float)
-    w.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
+    w.add_argument(
+        "--head-timeout",
+        type=float,
+        default=300.0,
+        help="seconds for the head to answer and join (default 300)",
+    )
+    w.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="seconds for the other nodes after the head joined (default 300)",
+    )
     w.add_argument("--log-dir", required=True, help="where ray-<node>.log files are")
     w.add_argument("--pid", action="append", default=[], help="NODE=PID of the srun running that node's Ray")
     w.add_argument("--engine", default="", help="rollout engine package the probe imports on every node")

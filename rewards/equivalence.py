@@ -50,6 +50,7 @@ from rewards.answer_text import (
     undouble_backslashes,
 )
 from rewards.answer_values import inequality_list_latex
+from rewards.binomial_products import binomials_after_numbers_multiplied
 from rewards.certain_path import answer_and_trust, decide_fast, decide_or_apart, prepare_pair
 from rewards.chinese_numerals import chinese_numerals_written_out
 from rewards.extract import _BOX_RE, extract_answer, verify_text
@@ -195,11 +196,12 @@ def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; a whole answer in Chinese numerals in digits;
-    fullwidth forms in ASCII (``２ｘ``); a function glued to its argument spaced (``sinx``)."""
+    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
+    Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); a function glued to its argument spaced (``sinx``)."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
     text = glued_functions_written_out(text)
     text = fraction_coefficients_written_out(chinese_numerals_written_out(text))
+    text = binomials_after_numbers_multiplied(text)
     text = matrix_forms_written_out(index_sets_written_out(text))
     return log_of_power_written_out(set_algebra_written_out(plain_set_spellings(text)))
 

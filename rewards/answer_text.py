@@ -417,13 +417,39 @@ _CHINESE_MATH = {
     "\u7a7a\u96c6": "\\emptyset",  # 空集
     "\u65e0\u5b9e\u6570\u89e3": "\\emptyset",  # 无实数解
     "\u65e0\u89e3": "\\emptyset",  # 无解
+    "\u6839\u53f7": "\u221a",  # 根号: a root sign, as √
     "\ub610\ub294": " or ",  # Korean 또는
     "\ud639\uc740": " or ",  # Korean 혹은
     "\u307e\u305f\u306f": " or ",  # Japanese または
 }
 """Chinese words of relations and sets, as the certain path reads them (``x大于等于3`` is ``x \\ge 3``,
-``空集`` the empty set), and "or" in Korean and Japanese (``x=2 또는 x=3``)."""
+``空集`` the empty set, ``根号2`` the root sign), and "or" in Korean and Japanese (``x=2 또는 x=3``)."""
 _CHINESE_MATH_RE = re.compile("|".join(sorted(_CHINESE_MATH, key=len, reverse=True)))
+_CHINESE_UNITS = {
+    "平方厘米": "cm^2",
+    "平方米": "m^2",
+    "立方厘米": "cm^3",
+    "立方米": "m^3",
+    "千米": "km",
+    "公里": "km",
+    "厘米": "cm",
+    "毫米": "mm",
+    "米": "m",
+    "千克": "kg",
+    "公斤": "kg",
+    "毫克": "mg",
+    "克": "g",
+    "毫升": "ml",
+    "升": "L",
+    "小时": "h",
+    "分钟": "min",
+    "秒": "s",
+}
+"""Units in Chinese after a number (``40厘米`` is ``40 cm``, ``0.4米`` is ``0.4 m``), for the
+quantities of the certain path; not one followed by more Chinese (``5米长``: a phrase)."""
+_CHINESE_UNIT_RE = re.compile(
+    r"(?<=\d) ?(" + "|".join(sorted(_CHINESE_UNITS, key=len, reverse=True)) + r")(?![\u4e00-\u9fff])"
+)
 _CJK_RE = re.compile("[\u4e00-\u9fff\u3040-\u309f\uac00-\ud7af]")  # Han, hiragana, Hangul
 
 
@@ -434,6 +460,7 @@ def _normalize(ans: str) -> str:
     s = _WS_RE.sub(" ", s)
     if _CJK_RE.search(s):
         s = _CHINESE_MATH_RE.sub(lambda m: _CHINESE_MATH[m.group(0)], s)
+        s = _CHINESE_UNIT_RE.sub(lambda m: f" {_CHINESE_UNITS[m.group(1)]}", s)
     s = s.translate(_UNICODE_SYMBOLS)
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
@@ -761,11 +788,18 @@ _VECTOR_LETTER_RE = re.compile(
 )
 
 
+_COMBINING_ARROW_LETTER_RE = re.compile(r"([a-zA-Z])[\u20d6\u20d7\u20e1\u20d1]")
+"""A letter under a Unicode combining arrow or harpoon (``F⃗``, U+20D7; ``ma⃗`` is ``m`` times ``a⃗``)."""
+
+
 def plain_vector_letters(text: str) -> str:
-    """``\\vec{a}``, ``\\vec a``, ``\\mathbf{a}``, ``\\boldsymbol{a}``, ``\\bm{a}`` -> ``a``: a vector
-    named by one letter is that letter, however it is decorated (math-verify reads ``\\vec{a}`` as
-    a symbol ``vec{a}``, and ``\\vec a`` not at all). A name of several letters keeps its arrow:
-    as plain letters ``AB`` would be the product ``A B``, equal to ``BA``."""
+    """``\\vec{a}``, ``\\vec a``, ``\\mathbf{a}``, ``\\boldsymbol{a}``, ``\\bm{a}``, ``a⃗`` -> ``a``: a
+    vector named by one letter is that letter, however it is decorated (math-verify reads
+    ``\\vec{a}`` as a symbol ``vec{a}``, ``\\vec a`` not at all, and ``F⃗ = ma⃗`` as no answer). A
+    name of several letters keeps its arrow: as plain letters ``AB`` would be the product ``A B``,
+    equal to ``BA``."""
+    if any(arrow in text for arrow in "\u20d6\u20d7\u20e1\u20d1"):
+        text = _COMBINING_ARROW_LETTER_RE.sub(r"\1", text)
     if not any(mark in text for mark in _VECTOR_MARKS):
         return text
     return _VECTOR_LETTER_RE.sub(_vector_letter, text)

@@ -93,7 +93,7 @@ from rewards.named_values import (
     named_rhs,
     rename_variable,
 )
-from rewards.physical_units import quantities_decide
+from rewards.physical_units import common_unit_dropped, quantities_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
 from rewards.set_words import set_words_decide
@@ -231,7 +231,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
     unnamed = drop_common_name(gold, pred) if "\\pm" in gold + pred or "\\mp" in gold + pred else None
     if unnamed is not None:
-        ng, np_ = unnamed
+        ng, np_ = common_unit_dropped(*unnamed)  # "(9.81 \\pm 0.01) m/s^2": the unit of both values
         eg, ep = _expanded_as_latex(expand_plus_minus(ng)), _expanded_as_latex(expand_plus_minus(np_))
         if eg is not None or ep is not None:
             same = compare_answers(eg or ng, ep or np_, text_words)

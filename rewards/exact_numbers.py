@@ -2,7 +2,7 @@
 
 :func:`read_number` reads one normalised answer as a :class:`Num` (a ``Fraction`` with the decimal
 places it was written with, and whether it was a percent) or an :class:`Inf`: integers, decimals,
-``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, repeating decimals (``0.1\\overline{6}``, exact),
+``1.5\\times10^{3}``, ``\\frac{3}{4}``, ``3/4``, repeating decimals (``0.1\\overline{6}``, ``0.1666...``, exact),
 mixed numbers, thousands separators, a decimal comma
 where asked, trailing unit words (``12 m^2``), number words (``twenty-one``). :func:`nums_equal` is
 the numeric rule of docs/rewards.md: exact values compare exactly; a decimal with six decimals or
@@ -58,6 +58,9 @@ _FRAC_RE = re.compile(r"^\\frac ?(?:\{ ?([+-]?[\d.]+) ?\}|(\d)) ?(?:\{ ?([+-]?[\
 _SLASH_RE = re.compile(r"^([\d.]+) ?/ ?([\d.]+)$")
 _REPEATING_RE = re.compile(r"^(\d*)\.(\d*)(?:\\overline ?\{(\d{1,12})\}|\\dot ?\{(\d)\})$")
 _MIXED_RE = re.compile(r"^(\d+) ?(\\frac.*|\d+ ?/ ?\d+)$")
+_ELLIPSIS_RE = re.compile(r"^(\d*)\.(\d{2,5}) ?(?:\.\.\.|\\[lc]?dots|…)$")
+"""``0.333...``, ``0.1666\\ldots``: a short decimal that ends by repeating a digit or a pair of
+digits, then an ellipsis (:func:`_repeating_by_ellipsis`)."""
 
 
 _SPACE_GROUPED_RE = re.compile(r"^[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?$")
@@ -187,6 +190,9 @@ def _unsigned_number(s: str) -> Num | None:
         shift = 10 ** len(fixed)
         value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
         return Num(value + Fraction(int(period), shift * (10 ** len(period) - 1)), None, False)
+    m = _ELLIPSIS_RE.match(s)
+    if m:
+        return _repeating_by_ellipsis(m.group(1), m.group(2))
     m = _SLASH_RE.match(s)
     if m:
         return _ratio(m.group(1), m.group(2))
@@ -195,6 +201,20 @@ def _unsigned_number(s: str) -> Num | None:
         frac = _unsigned_number(m.group(2).strip())
         if frac is not None and 0 < frac.value < 1:
             return Num(int(m.group(1)) + frac.value, frac.digits, False)
+    return None
+
+
+def _repeating_by_ellipsis(whole: str, digits: str) -> Num | None:
+    """``0.333...`` is 1/3 and ``0.4545...`` is 5/11: the last digit (or pair of digits), written
+    twice before the ellipsis, repeats. Up to five decimals only: a longer decimal is read by the
+    rounding rule (``2.718281828...`` stays e's digits, not a repeating 1828), and a short one that
+    does not repeat (``3.14...``, ``1.4142...``) is no exact number."""
+    for period in (1, 2):
+        if len(digits) >= 2 * period and digits[-period:] == digits[-2 * period : -period]:
+            fixed = digits[: -2 * period]
+            shift = 10 ** len(fixed)
+            value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
+            return Num(value + Fraction(int(digits[-period:]), shift * (10**period - 1)), None, False)
     return None
 
 

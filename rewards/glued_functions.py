@@ -8,6 +8,7 @@ answer whose every run of three letters or more is such an application (a known 
 then one letter, or nothing before a power, a digit or a parenthesis), and leaves anything else
 as it is: prose (``cost``, ``since`` or any word that does not split into applications), an
 unknown word, ``log2x`` (base 2 or the logarithm of ``2x``), ``asinx`` (``arcsin x`` or ``a\\sin x``).
+A name glued to a Greek letter (``tanθ``, ``sin\\theta``) is applied to it, in parentheses.
 One linear pass over at most :data:`MAX_CHARS` characters.
 """
 
@@ -32,6 +33,16 @@ _GLUED_AFTER_RE = re.compile(r"\^(?:\d+|\{-?\d+\})[A-Za-z]|\d+[A-Za-z]")
 
 _TEXT_RE = re.compile(r"\\(?:text|mathrm|textbf|textit|operatorname|mbox)\b")
 """Words in text mode are words (``\\text{cost}``)."""
+
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kappa lambda mu nu xi pi rho"
+    " sigma tau phi varphi chi psi omega"
+).split()
+_GREEK_ARGUMENT_RE = re.compile(
+    r"(?<![\\A-Za-z])(" + "|".join(_NAMES) + r")"
+    r"([\u03b1-\u03c9\u0391-\u03a9]|\\(?:" + "|".join(_GREEK_NAMES) + r")(?![A-Za-z]))"
+)
+"""A function name glued to a Greek letter, in Unicode or LaTeX (``tanθ``, ``sin\\theta``)."""
 
 _WORDS = frozenset("cost cosy sect tank sins cots secs tans".split())
 """English words that split into an application (``cos t``): a run that is one of them is a word."""
@@ -67,6 +78,9 @@ def glued_functions_written_out(text: str) -> str:
     or ``text`` itself when any run of three letters or more is not such an application."""
     if len(text) > MAX_CHARS or not _QUICK_RE.search(text) or _TEXT_RE.search(text):
         return text
+    greek = _GREEK_ARGUMENT_RE.sub(r"\\\1(\2)", text)  # tanθ -> \tan(θ): sinθ/cosθ is not sin(θ/cos θ)
+    if greek != text:
+        return glued_functions_written_out(greek)
     parts: list[str] = []
     last = 0
     glued = False

@@ -136,6 +136,7 @@ _WORD_UNITS: dict[str, str] = {
     "pascal": "Pa",
     "hertz": "Hz",
     "coulomb": "C",
+    "farad": "F",
     "volt": "V",
     "tesla": "T",
     "liter": "L",
@@ -150,8 +151,10 @@ _PREFIX_WORDS = {
     "milli": "m",
     "micro": "µ",
     "nano": "n",
+    "pico": "p",
     "mega": "M",
     "giga": "G",
+    "tera": "T",
 }
 
 _WHOLE_WORDS: dict[str, str] = {
@@ -391,3 +394,23 @@ def _unit_start(s: str) -> bool:
         and (s[0].isdigit() or s[0] in "+-." or s.startswith("\\frac"))
         and any(c.isalpha() or c in "Ωµμ" for c in s)
     )
+
+
+def common_unit_dropped(gold: str, pred: str) -> tuple[str, str]:
+    """Both answers without the unit that ends both (``9.81 \\pm 0.01 m/s^{2}`` and ``(9.81 \\pm
+    0.01) m/s^{2}`` -> ``9.81 \\pm 0.01`` and ``(9.81 \\pm 0.01)``), so that a ``\\pm`` written out
+    gives each value the unit, not only the last; else both as they are. The unit follows a number
+    or a bracket after a space and is one a quantity reads, of two characters or more (``2 \\pm
+    1 m`` may be a product with a variable ``m``)."""
+    head_g, _, tail_g = gold.rpartition(" ")
+    head_p, _, tail_p = pred.rpartition(" ")
+    after_value = all(head[-1:].isdigit() or head.endswith(")") for head in (head_g, head_p))
+    if (
+        tail_g != tail_p
+        or len(tail_g) < 2
+        or not tail_g[0].isalpha()
+        or not after_value
+        or read_quantity(f"1 {tail_g}") is None
+    ):
+        return gold, pred
+    return head_g.rstrip(), head_p.rstrip()

@@ -1,7 +1,9 @@
 """Answer forms found by held-out round 36 (frontier models' Omni-MATH responses under its rule
-grader): a binomial coefficient next to a number, another binomial or a fraction is a factor
-(latex2sympy reads ``50\\binom{10}{5}`` as 50 + 252 and ``\\binom{5}{2}\\binom{4}{2}\\binom{3}{1}``
-as 19, as if they were mixed numbers)."""
+grader; the science verifiers' tests of a multimodal RL reward): a binomial coefficient next to a
+number, another binomial or a fraction is a factor (latex2sympy reads ``50\\binom{10}{5}`` as
+50 + 252 and ``\\binom{5}{2}\\binom{4}{2}\\binom{3}{1}`` as 19, as if they were mixed numbers);
+``0.333...`` is 1/3; a Unicode arrow over a letter marks a vector; a ``\\pm`` value with one unit;
+``microfarads``; ``tanθ``; ``根号2`` and units in Chinese."""
 
 from __future__ import annotations
 
@@ -48,4 +50,37 @@ def test_binomials_next_to_factors_are_multiplied(text: str, written: str) -> No
     ],
 )
 def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("1/3", "0.333...", True),  # a repeating digit, then an ellipsis
+        ("1/3", "0.333\\ldots", True),
+        ("\\frac{1}{6}", "0.1666…", True),
+        ("\\frac{5}{11}", "0.4545...", True),  # a repeating pair
+        ("\\frac{1}{3}", "0.34...", False),
+        ("\\pi", "3.14...", False),  # no repetition: cut digits, no exact value
+        ("e", "2.718281828...", True),  # long: the rounding rule, not a repeating 1828
+        ("F = ma", "F\u20d7 = ma\u20d7", True),  # combining arrows: vectors named by one letter
+        ("F = ma", "F\u20d7 = 2ma\u20d7", False),
+        ("9.81 ± 0.01 m/s²", "(9.81 ± 0.01) m/s²", True),  # the unit of both values
+        ("9.81 \\pm 0.01 m/s^2", "(9.81 \\pm 0.02) m/s^2", False),
+        ("3 \\pm 2 x", "(3 \\pm 2) x", False),  # a variable, not a unit
+        ("2 \\pm 1 kg", "1 kg, 3 kg", True),
+        ("2.5 microfarads", "2.5 μF", True),
+        ("10 picofarads", "10 pF", True),
+        ("tanθ", "sinθ/cosθ", True),  # a function glued to a Greek letter
+        ("\\tan\\theta", "sin\\theta/cos\\theta", True),
+        ("tanθ", "cosθ/sinθ", False),
+        ("sqrt(2)", "根号2", True),
+        ("3\\sqrt{2}", "3根号2", True),
+        ("40厘米", "0.4米", True),  # centimetres and metres
+        ("40厘米", "0.5米", False),
+        ("3千克", "3000克", True),
+        ("2小时", "120分钟", True),
+    ],
+)
+def test_round36_forms(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

@@ -542,6 +542,12 @@ _APART = object()
 """What :func:`_decide` returns for answers read from prose that certainly differ."""
 
 
+def _same_phrase(gold: str, answer: str) -> bool:
+    """Whether a reference that reads as a phrase (``swing dance class``, no answer of its own) is
+    the text of the answer a response boxed (``\\boxed{\\text{Swing Dance Class}}``)."""
+    return text_key(normalize(gold)) == text_key(normalize(answer))
+
+
 def _decide(gold: str, pred: str) -> bool | None | object:
     if gold.strip() == pred.strip():
         return True  # the same text gives the same answer, whatever it is
@@ -553,7 +559,9 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     if g is not None and p is not None and _same_but_for_arrows(g, p):
         return True  # "\\overrightarrow{AB} + \\overrightarrow{CD}" against "AB + CD"
     if g is None or p is None:
-        return True if same_text(gold, pred) else _sentence_rules(gold, pred)
+        if same_text(gold, pred) or (g is None and p_sure and p is not None and _same_phrase(gold, p)):
+            return True  # the same text; a phrase as the reference, boxed in the response
+        return _sentence_rules(gold, pred)
     if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:
         return text_key(g) == text_key(p) or None
     ng, np_ = prepare_pair(g, p)

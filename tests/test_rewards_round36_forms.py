@@ -84,3 +84,17 @@ def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) ->
 )
 def test_round36_forms(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("swing dance class", "So it is $\\boxed{swing dance class}$.", True),
+        ("Acorns to Oaks", "Therefore, the final answer is $\\boxed{\\text{Acorns to Oaks}}$.", True),
+        ("1 hour and 45 minutes", "So the answer is $\\boxed{1 hour and 45 minutes}$.", True),
+        ("swing dance class", "So it is $\\boxed{tango class}$.", False),
+        ("swing dance class", "I like swing dance class.", False),  # not boxed: not the answer
+    ],
+)
+def test_a_phrase_as_reference_boxed_in_the_response(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -544,7 +544,8 @@ _APART = object()
 
 def _same_phrase(gold: str, answer: str) -> bool:
     """Whether a reference that reads as a phrase (``swing dance class``, no answer of its own) is
-    the text of the answer a response boxed (``\\boxed{\\text{Swing Dance Class}}``)."""
+    the text of the answer a response gives (``\\boxed{\\text{Swing Dance Class}}``, an answer tag,
+    "The final answer is ..."): an answer read from prose is good enough to credit."""
     return text_key(normalize(gold)) == text_key(normalize(answer))
 
 
@@ -559,8 +560,8 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     if g is not None and p is not None and _same_but_for_arrows(g, p):
         return True  # "\\overrightarrow{AB} + \\overrightarrow{CD}" against "AB + CD"
     if g is None or p is None:
-        if same_text(gold, pred) or (g is None and p_sure and p is not None and _same_phrase(gold, p)):
-            return True  # the same text; a phrase as the reference, boxed in the response
+        if same_text(gold, pred) or (g is None and p is not None and _same_phrase(gold, p)):
+            return True  # the same text; a phrase as the reference, the response's answer
         return _sentence_rules(gold, pred)
     if len(g) > MAX_ANSWER_CHARS or len(p) > MAX_ANSWER_CHARS:
         return text_key(g) == text_key(p) or None

@@ -92,9 +92,11 @@ def test_round36_forms(gold: str, pred: str, equal: bool) -> None:
         ("swing dance class", "So it is $\\boxed{swing dance class}$.", True),
         ("Acorns to Oaks", "Therefore, the final answer is $\\boxed{\\text{Acorns to Oaks}}$.", True),
         ("1 hour and 45 minutes", "So the answer is $\\boxed{1 hour and 45 minutes}$.", True),
+        ("swing dance class", "<think>\nMaybe tango?\n</think>\n<answer>swing dance class</answer>", True),
         ("swing dance class", "So it is $\\boxed{tango class}$.", False),
+        ("swing dance class", "<answer>tango class</answer>", False),
         ("swing dance class", "I like swing dance class.", False),  # not boxed: not the answer
     ],
 )
-def test_a_phrase_as_reference_boxed_in_the_response(gold: str, pred: str, equal: bool) -> None:
+def test_a_phrase_as_reference_given_as_the_answer(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

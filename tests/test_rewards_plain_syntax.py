@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
-from rewards._symbolic_worker import MAX_EXPANDED_TERMS, expand_finite_sums, has_extreme_power
 from rewards.answer_text import normalize
 from rewards.equivalence import compare, decide_fast
+from rewards.parsed_rewrites import MAX_EXPANDED_TERMS, expand_finite_sums, has_extreme_power
 from rewards.plain_syntax import plain_to_latex, spell_reciprocal_hyperbolics
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from rewards._symbolic_worker import opaque_derivatives, plain_subscripts
+from rewards._symbolic_worker import plain_subscripts
 from rewards.equivalence import compare
 from rewards.exact_numbers import read_number
 from rewards.extract import verify_text
 from rewards.letter_case import differ_only_in_case
+from rewards.parsed_rewrites import opaque_derivatives
 from rewards.plain_syntax import plain_to_latex
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from rewards._symbolic_worker import canonical_bound_names, plain_delimiters
+from rewards._symbolic_worker import plain_delimiters
 from rewards.answer_text import normalize
 from rewards.equivalence import compare
+from rewards.parsed_rewrites import canonical_bound_names
 
 
 @pytest.mark.parametrize(

@@ -74,8 +74,9 @@ def _exact_power_fits(base: Value, exponent: Value) -> bool:
     return bits * abs(int(exponent)) <= _MAX_EXACT_BITS
 
 
-def _pow(base: Value, exponent: Value) -> Value:
-    if _exact_power_fits(base, exponent):
+def _pow(base: Value, exponent: Value, exact: bool) -> Value:
+    """``base^exponent``, exactly when ``exact`` (:func:`_exact_power_fits`), else as a float."""
+    if exact:
         e = int(exponent)
         if e < 0:
             return Fraction(1) / (base ** (-e))
@@ -207,13 +208,10 @@ class _Reader:
                 raise _Reject
             if abs(exponent) > 1e4 or (exponent != 0 and not _whole(exponent) and abs(exponent) < 1e-9):
                 raise _Reject  # 2^{2^{-1000}}: a float would round it to 1
-            if (
-                not _exact_power_fits(base, exponent)
-                and abs(base) > 1
-                and abs(exponent) * math.log10(abs(base)) > 250
-            ):
+            exact = _exact_power_fits(base, exponent)
+            if not exact and abs(base) > 1 and abs(exponent) * math.log10(abs(base)) > 250:
                 raise _Reject  # a float beyond _MAX_ABS; an exact power may be as long as _MAX_EXACT_BITS
-            return _check(_pow(base, exponent))
+            return _check(_pow(base, exponent, exact))
         return base
 
     def factorial(self, value: Value) -> Value:

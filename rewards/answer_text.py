@@ -26,6 +26,11 @@ _SPACING_RE = re.compile(
 _LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|[bB]igg?[lrm]?)(?![a-zA-Z])")
 _DEGREE_RE = re.compile(r"\^ ?\{? ?\\circ ?\}?|°|\\degree(?![a-zA-Z])")
 _DFRAC_RE = re.compile(r"\\[dt]frac(?![a-zA-Z])")
+_TEMPERATURE_WORDS_RE = re.compile(
+    r"(?<=\d) ?(?:degrees? )?(?:(Celsius|centigrade)|(Fahrenheit))\b|(?<=\d) ?degrees? ([CF])\b",
+    re.IGNORECASE,
+)
+"""``15 degrees Celsius``, ``59 degrees F``: a temperature, written as ``15^\\circ C`` normalises (``15 C``)."""
 _THOUSANDS_BRACE_RE = re.compile(r"(\d)(?:\{,\}|,\\!) ?(?=\d{3}(?!\d))")
 # "28 percent", "\\frac12 percent"
 _PERCENT_WORD_RE = re.compile(r"([\d}]) ?(?:percent|per ?cent|pct)\b\.?", re.IGNORECASE)
@@ -453,6 +458,10 @@ _CHINESE_UNIT_RE = re.compile(
 _CJK_RE = re.compile("[\u4e00-\u9fff\u3040-\u309f\uac00-\ud7af]")  # Han, hiragana, Hangul
 
 
+def _temperature_scale(m: re.Match[str]) -> str:
+    return " F" if m.group(2) or (m.group(3) or "").upper() == "F" else " C"
+
+
 def _normalize(ans: str) -> str:
     s = _strip_wrappers(ans)
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
@@ -479,6 +488,7 @@ def _normalize(ans: str) -> str:
     s = sqrt_parentheses_as_braces(s)
     s = textbook_spellings(s)
     s = _DEGREE_RE.sub("", s)
+    s = _TEMPERATURE_WORDS_RE.sub(_temperature_scale, s)
     s = _ORDINAL_RE.sub(r"\1", s)
     s = _SUP_BEFORE_SUB_RE.sub(r"\1_\3^\2", s)
     s = _FRAC_DIGITS_RE.sub(r"\\frac{\1}{\2}", s)

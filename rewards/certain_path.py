@@ -93,7 +93,7 @@ from rewards.named_values import (
     named_rhs,
     rename_variable,
 )
-from rewards.physical_units import common_unit_dropped, quantities_decide
+from rewards.physical_units import common_unit_dropped, quantities_decide, temperatures_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
 from rewards.set_words import set_words_decide
@@ -227,8 +227,10 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         if got is not None:
             return got == yn
     same = quantities_decide(gold, pred)
+    if same is None:
+        same = temperatures_decide(gold, pred)
     if same is not None:
-        return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"
+        return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"; "15 C" not "15 F"
     unnamed = drop_common_name(gold, pred) if "\\pm" in gold + pred or "\\mp" in gold + pred else None
     if unnamed is not None:
         ng, np_ = common_unit_dropped(*unnamed)  # "(9.81 \\pm 0.01) m/s^2": the unit of both values

@@ -414,3 +414,29 @@ def common_unit_dropped(gold: str, pred: str) -> tuple[str, str]:
     ):
         return gold, pred
     return head_g.rstrip(), head_p.rstrip()
+
+
+_TEMPERATURE_RE = re.compile(r"^([-+]?\d+(?:\.\d+)?) ?([CFK])$")
+"""A temperature as the answers normalise it: ``15^\\circ C``, ``15 degrees Celsius`` -> ``15 C``."""
+
+
+def _celsius(number: Num, scale: str) -> Fraction:
+    if scale == "F":
+        return (number.value - 32) * Fraction(5, 9)
+    return number.value - Fraction(27315, 100) if scale == "K" else number.value
+
+
+def temperatures_decide(gold: str, pred: str) -> bool | None:
+    """Two temperatures with a scale letter each (``C``, ``F``, ``K``; a bare ``C`` or ``F`` is no
+    unit of :func:`read_quantity`): in one scale, their numbers by the numeric rule; in two, equal
+    when one is the other converted exactly (``15 C`` and ``59 F``; ``15 C`` is not ``15 F``,
+    which math-verify, reading only the numbers, had credited). None unless both are such."""
+    mg, mp = _TEMPERATURE_RE.match(gold), _TEMPERATURE_RE.match(pred)
+    if mg is None or mp is None or "K" == mg.group(2) == mp.group(2):
+        return None  # kelvins alone: read_quantity's
+    ng, np_ = read_number(mg.group(1)), read_number(mp.group(1))
+    if not isinstance(ng, Num) or not isinstance(np_, Num):
+        return None
+    if mg.group(2) == mp.group(2):
+        return nums_equal(ng, np_)
+    return _celsius(ng, mg.group(2)) == _celsius(np_, mp.group(2))

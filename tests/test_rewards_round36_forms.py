@@ -3,7 +3,7 @@ grader; the science verifiers' tests of a multimodal RL reward): a binomial coef
 number, another binomial or a fraction is a factor (latex2sympy reads ``50\\binom{10}{5}`` as
 50 + 252 and ``\\binom{5}{2}\\binom{4}{2}\\binom{3}{1}`` as 19, as if they were mixed numbers);
 ``0.333...`` is 1/3; a Unicode arrow over a letter marks a vector; a ``\\pm`` value with one unit;
-``microfarads``; ``tanθ``; ``根号2`` and units in Chinese."""
+``microfarads``; ``tanθ``; ``根号2`` and units in Chinese; temperatures in words and in two scales."""
 
 from __future__ import annotations
 
@@ -79,6 +79,11 @@ def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) ->
         ("40厘米", "0.4米", True),  # centimetres and metres
         ("40厘米", "0.5米", False),
         ("3千克", "3000克", True),
+        ("15 degrees Celsius", "$\\boxed{15^\\circ C}$", True),  # temperatures: scale words and letters
+        ("15 degrees Celsius", "59 °F", True),  # converted exactly
+        ("15 degrees Celsius", "15 °F", False),  # math-verify reads only the numbers
+        ("15^\\circ C", "288.15 K", True),
+        ("25 C", "25 F", False),
         ("2小时", "120分钟", True),
     ],
 )

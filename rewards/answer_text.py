@@ -458,6 +458,14 @@ _CHINESE_UNIT_RE = re.compile(
 _CJK_RE = re.compile("[\u4e00-\u9fff\u3040-\u309f\uac00-\ud7af]")  # Han, hiragana, Hangul
 
 
+def unicode_scripts_as_latex(s: str) -> str:
+    """``a² + b²`` -> ``a^{2} + b^{2}``, ``10⁻³`` -> ``10^{-3}``, ``v₀`` -> ``v_{0}``: Unicode
+    superscript and subscript digits as LaTeX, for both readers (math-verify reads ``a² + 2ab``
+    as the number 2, the only run its expression extraction admits)."""
+    s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
+    return _SUBSCRIPT_RE.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPTS) + "}", s)
+
+
 def _temperature_scale(m: re.Match[str]) -> str:
     return " F" if m.group(2) or (m.group(3) or "").upper() == "F" else " C"
 
@@ -473,8 +481,7 @@ def _normalize(ans: str) -> str:
     s = s.translate(_UNICODE_SYMBOLS)
     s = greek_as_commands(s)
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
-    s = _SUPERSCRIPT_RE.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
-    s = _SUBSCRIPT_RE.sub(lambda m: "_{" + m.group(0).translate(_SUBSCRIPTS) + "}", s)
+    s = unicode_scripts_as_latex(s)
     s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)

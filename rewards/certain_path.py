@@ -44,6 +44,7 @@ from rewards.answer_values import (
 )
 from rewards.base_numerals import base_numerals_decide
 from rewards.choice_letters import choice_letter, choices_decide, chosen_option
+from rewards.clock_times import clock_times_decide
 from rewards.const_eval import evaluate_exact, huge_factorial
 from rewards.derivative_names import derivatives_decide
 from rewards.elementary_identity import proves_same_function
@@ -229,6 +230,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     same = quantities_decide(gold, pred)
     if same is None:
         same = temperatures_decide(gold, pred)
+    if same is None:
+        same = clock_times_decide(gold, pred)  # "2:35 P.M." against "2:35 A.M."
     if same is not None:
         return same  # "1 J" against "0.001 kJ" or "1 N \\cdot m"; "9.8 N" against "9.8 m"; "15 C" not "15 F"
     unnamed = drop_common_name(gold, pred) if "\\pm" in gold + pred or "\\mp" in gold + pred else None

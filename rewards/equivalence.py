@@ -48,6 +48,7 @@ from rewards.answer_text import (
     prose_words,
     text_key,
     undouble_backslashes,
+    unicode_scripts_as_latex,
 )
 from rewards.answer_values import inequality_list_latex
 from rewards.binomial_products import binomials_after_numbers_multiplied
@@ -197,8 +198,10 @@ def _written_out(text: str) -> str:
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
     ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
-    Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); a function glued to its argument spaced (``sinx``)."""
+    Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
+    LaTeX (``a²``); a function glued to its argument spaced (``sinx``)."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
+    text = unicode_scripts_as_latex(text)
     text = glued_functions_written_out(text)
     text = fraction_coefficients_written_out(chinese_numerals_written_out(text))
     text = binomials_after_numbers_multiplied(text)

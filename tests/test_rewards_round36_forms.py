@@ -3,7 +3,8 @@ grader; the science verifiers' tests of a multimodal RL reward): a binomial coef
 number, another binomial or a fraction is a factor (latex2sympy reads ``50\\binom{10}{5}`` as
 50 + 252 and ``\\binom{5}{2}\\binom{4}{2}\\binom{3}{1}`` as 19, as if they were mixed numbers);
 ``0.333...`` is 1/3; a Unicode arrow over a letter marks a vector; a ``\\pm`` value with one unit;
-``microfarads``; ``tanθ``; ``根号2`` and units in Chinese; temperatures in words and in two scales."""
+``microfarads``; ``tanθ``; ``根号2`` and units in Chinese; temperatures in words and in two scales;
+``a²`` for both readers; times of day with a meridiem."""
 
 from __future__ import annotations
 
@@ -84,6 +85,15 @@ def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) ->
         ("15 degrees Celsius", "15 °F", False),  # math-verify reads only the numbers
         ("15^\\circ C", "288.15 K", True),
         ("25 C", "25 F", False),
+        ("a² + 2ab + b²", "2(a² + 2ab + b²)", False),  # math-verify read both as the number 2
+        ("a² + 2ab + b²", "(a+b)^2", True),
+        ("10^{-3}", "10⁻³", True),
+        ("2:35 P.M.", "2:35 A.M.", False),  # times of day: math-verify read the numbers only
+        ("2:35 P.M.", "14:35", True),
+        ("2:35 P.M.", "2:35", True),  # the half of the day left out
+        ("12:00 A.M.", "0:00", True),
+        ("1:10 P.M.", "The meeting ends at $\\boxed{1:10 \\text{ A.M.}}$", False),
+        ("2:3", "4:6", True),  # no meridiem: a ratio, math-verify's reading
         ("2小时", "120分钟", True),
     ],
 )

@@ -720,10 +720,21 @@ def _huge_factorials(ng: str, np_: str) -> bool | None:
     such factorial (equal when ``n`` is); ``ng``, ``np_``: the pair prepared."""
     fg, fp = huge_factorial(ng), huge_factorial(np_)
     if fg is None and fp is None:
-        return None
+        rg, rp = _reciprocal_of_huge_factorial(ng), _reciprocal_of_huge_factorial(np_)
+        return rg == rp if rg is not None and rp is not None else None  # 1/2004! is not 1/2005!
     if fg is not None and fp is not None:
         return fg == fp
     return False if evaluate_exact(np_ if fp is None else ng) is not None else None
+
+
+_RECIPROCAL_RE = re.compile(r"^(?:\\frac ?\{ ?1 ?\} ?\{(.+)\}|1 ?/ ?(.+))$")
+
+
+def _reciprocal_of_huge_factorial(s: str) -> int | None:
+    """``n`` when ``s`` is ``\\frac{1}{n!}`` or ``1/n!`` of a factorial too large to compute;
+    math-verify compares two such values as floats, both 0, and called them equal."""
+    m = _RECIPROCAL_RE.match(s)
+    return None if m is None else huge_factorial((m.group(1) or m.group(2)).strip())
 
 
 def _equal_in_radians(gold: str, pred: str, ng: str, np_: str, text_words: bool) -> bool:

@@ -94,6 +94,8 @@ def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) ->
         ("12:00 A.M.", "0:00", True),
         ("1:10 P.M.", "The meeting ends at $\\boxed{1:10 \\text{ A.M.}}$", False),
         ("2:3", "4:6", True),  # no meridiem: a ratio, math-verify's reading
+        ("\\frac{1}{2004!}", "\\frac{1}{2005!}", False),  # both 0 as floats to math-verify
+        ("\\frac{1}{2004!}", "1/2004!", True),
         ("2小时", "120分钟", True),
     ],
 )

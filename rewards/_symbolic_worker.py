@@ -282,6 +282,22 @@ def plain_delimiters(text: str) -> str:
     return _DELIMITER_SIZE_RE.sub("", text) if "\\big" in text or "\\Big" in text else text
 
 
+_PRIMED_LETTER_RE = re.compile(r"(?<![\\A-Za-z])([A-Za-z])(''?|\^\{?\\prime\}?)(?!\s*[(\[{'^_])")
+"""A one-letter symbol with one or two primes (``d'``, ``x''``, ``d^{\\prime}``), not a function's
+derivative (``f'(x)``) nor a primed name with more after it."""
+
+
+def primed_symbols(text: str) -> str:
+    """``d'`` as ``d_{prime}`` (``x''`` as ``x_{primeprime}``): latex2sympy drops a prime, so
+    ``(d' - d)`` read as 0 and ``\\frac{\\pi r^2 (d' - d) V^2}{2d^2}`` equalled the same over
+    ``2d^3``; a primed symbol is another symbol, the same in both answers."""
+    if "'" not in text and "\\prime" not in text:
+        return text
+    return _PRIMED_LETTER_RE.sub(
+        lambda m: m.group(1) + ("_{primeprime}" if m.group(2) == "''" else "_{prime}"), text
+    )
+
+
 def cut_extraction(parsed: list[Any]) -> bool:
     """Whether math-verify's reading is only a string whose braces do not close (``\\lambda_{``):
     its extraction stopped inside the answer, and two answers cut at the same place would compare
@@ -295,7 +311,9 @@ def cut_extraction(parsed: list[Any]) -> bool:
 
 def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     config, parse, _verify = tools
-    text = spell_reciprocal_hyperbolics(plain_subscripts(plain_delimiters(text)))  # \coth(x): not cot(h(x))
+    text = spell_reciprocal_hyperbolics(
+        plain_subscripts(plain_delimiters(primed_symbols(text)))
+    )  # \coth(x): not cot(h(x))
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
         got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)

@@ -4,7 +4,7 @@ number, another binomial or a fraction is a factor (latex2sympy reads ``50\\bino
 50 + 252 and ``\\binom{5}{2}\\binom{4}{2}\\binom{3}{1}`` as 19, as if they were mixed numbers);
 ``0.333...`` is 1/3; a Unicode arrow over a letter marks a vector; a ``\\pm`` value with one unit;
 ``microfarads``; ``tanθ``; ``根号2`` and units in Chinese; temperatures in words and in two scales;
-``a²`` for both readers; times of day with a meridiem."""
+``a²`` for both readers; times of day with a meridiem; ``1/2004!``; a primed symbol ``d'``."""
 
 from __future__ import annotations
 
@@ -96,6 +96,8 @@ def test_products_of_binomial_coefficients(gold: str, pred: str, equal: bool) ->
         ("2:3", "4:6", True),  # no meridiem: a ratio, math-verify's reading
         ("\\frac{1}{2004!}", "\\frac{1}{2005!}", False),  # both 0 as floats to math-verify
         ("\\frac{1}{2004!}", "1/2004!", True),
+        ("\\frac{\\pi r^2 (d' - d) V^2}{2d^2}", "\\frac{\\pi r^2 (d' - d) V^2}{2d^3}", False),  # d' is not d
+        ("\\frac{\\pi r^2 (d' - d) V^2}{2d^2}", "\\frac{\\pi r^2 V^2 (d' - d)}{2d^2}", True),
         ("2小时", "120分钟", True),
     ],
 )

@@ -186,10 +186,7 @@ def _unsigned_number(s: str) -> Num | None:
         return _ratio(m.group(1) or m.group(2), m.group(3) or m.group(4))
     m = _REPEATING_RE.match(s)
     if m:  # 0.1\overline{6}: the repeating decimal's exact value, 1/6
-        whole, fixed, period = m.group(1), m.group(2), m.group(3) or m.group(4)
-        shift = 10 ** len(fixed)
-        value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
-        return Num(value + Fraction(int(period), shift * (10 ** len(period) - 1)), None, False)
+        return Num(_repeating_value(m.group(1), m.group(2), m.group(3) or m.group(4)), None, False)
     m = _ELLIPSIS_RE.match(s)
     if m:
         return _repeating_by_ellipsis(m.group(1), m.group(2))
@@ -211,11 +208,15 @@ def _repeating_by_ellipsis(whole: str, digits: str) -> Num | None:
     does not repeat (``3.14...``, ``1.4142...``) is no exact number."""
     for period in (1, 2):
         if len(digits) >= 2 * period and digits[-period:] == digits[-2 * period : -period]:
-            fixed = digits[: -2 * period]
-            shift = 10 ** len(fixed)
-            value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
-            return Num(value + Fraction(int(digits[-period:]), shift * (10**period - 1)), None, False)
+            return Num(_repeating_value(whole, digits[: -2 * period], digits[-period:]), None, False)
     return None
+
+
+def _repeating_value(whole: str, fixed: str, period: str) -> Fraction:
+    """The exact value of ``whole.fixed`` followed by ``period`` repeating for ever."""
+    shift = 10 ** len(fixed)
+    value = int(whole or "0") + Fraction(int(fixed or "0"), shift)
+    return value + Fraction(int(period), shift * (10 ** len(period) - 1))
 
 
 def _ratio(num_s: str, den_s: str) -> Num | None:

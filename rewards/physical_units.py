@@ -53,11 +53,13 @@ _PREFIXES = {
     "m": Fraction(1, 1000),
     "µ": Fraction(1, 10**6),
     "μ": Fraction(1, 10**6),
+    "u": Fraction(1, 10**6),
     "n": Fraction(1, 10**9),
     "p": Fraction(1, 10**12),
     "f": Fraction(1, 10**15),
 }
-"""SI prefixes (atto and below, exa and above are left out: ``am`` is a time of day)."""
+"""SI prefixes (atto and below, exa and above are left out: ``am`` is a time of day). ``u`` is
+micro where a keyboard has no µ (``um``, ``ug``, ``uF``: pint, Moodle's formulas question type)."""
 
 _PREFIXABLE: dict[str, tuple[Fraction, Dims]] = {
     "m": (Fraction(1), _dims(m=1)),
@@ -76,6 +78,7 @@ _PREFIXABLE: dict[str, tuple[Fraction, Dims]] = {
     "C": (Fraction(1), _dims(A=1, s=1)),
     "V": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-1)),
     "Ω": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-2)),
+    "ohm": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-2)),
     "F": (Fraction(1), _dims(kg=-1, m=-2, s=4, A=2)),
     "T": (Fraction(1), _dims(kg=1, s=-2, A=-1)),
     "Wb": (Fraction(1), _dims(kg=1, m=2, s=-2, A=-1)),
@@ -109,7 +112,6 @@ _WHOLE_UNITS: dict[str, tuple[Fraction, Dims]] = {
     "atm": (Fraction(101325), _dims(kg=1, m=-1, s=-2)),
     "bar": (Fraction(10**5), _dims(kg=1, m=-1, s=-2)),
     "Å": (Fraction(1, 10**10), _dims(m=1)),
-    "ohm": (Fraction(1), _dims(kg=1, m=2, s=-3, A=-2)),
     "month": (Fraction(1), _dims(month=1)),
     "year": (Fraction(12), _dims(month=1)),
     "yr": (Fraction(12), _dims(month=1)),
@@ -142,11 +144,16 @@ _WORD_UNITS: dict[str, str] = {
     "liter": "L",
     "litre": "L",
     "electronvolt": "eV",
+    "ohm": "ohm",
 }
 """Unit names that take a prefix word (``kilometers``, ``milliseconds``); plural ``s`` allowed."""
 
 _PREFIX_WORDS = {
     "kilo": "k",
+    "hecto": "h",
+    "deka": "da",
+    "deca": "da",
+    "deci": "d",
     "centi": "c",
     "milli": "m",
     "micro": "µ",
@@ -188,11 +195,12 @@ _INCH_UNIT = (_INCH, _dims(m=1))
 """The inch, read only from ``inch``/``inches``: ``in`` is a word."""
 
 
-def _unit_symbol(name: str) -> tuple[Fraction, Dims] | None:
-    """The factor and dimension of one unit token (``kJ``, ``mA``, ``hours``), or None."""
+def _unit_symbol(name: str, bare: frozenset[str] = frozenset()) -> tuple[Fraction, Dims] | None:
+    """The factor and dimension of one unit token (``kJ``, ``mA``, ``hours``), or None; ``bare``:
+    symbols of :data:`_UNPREFIXED_ONLY` read without a prefix too."""
     if name in _WHOLE_UNITS:
         return _WHOLE_UNITS[name]
-    if name in _PREFIXABLE and name not in _UNPREFIXED_ONLY:
+    if name in _PREFIXABLE and (name not in _UNPREFIXED_ONLY or name in bare):
         return _PREFIXABLE[name]
     for prefix, factor in _PREFIXES.items():
         base = name[len(prefix) :]
@@ -256,7 +264,7 @@ class _Units:
     letters: Counter[str]  # the letters as a product of variables: "kg m / s^2" is k g m s^-2
 
 
-def _parse_units(text: str) -> _Units | None:
+def _parse_units(text: str, bare: frozenset[str] = frozenset()) -> _Units | None:
     """The factor and dimension of a unit expression: products (space, ``*``, ``\\cdot``), one
     ``/`` (everything after it divides: ``kg m / s^2``), parentheses, whole powers; with the
     letters it is written with, as latex2sympy would multiply them."""
@@ -284,11 +292,13 @@ def _parse_units(text: str) -> _Units | None:
         else:
             tokens.append((m.group(3), m.group(3)))
         pos = m.end()
-    got, end = _product(tokens, 0, 0)
+    got, end = _product(tokens, 0, 0, bare)
     return got if got is not None and end == len(tokens) else None
 
 
-def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[_Units | None, int]:
+def _product(
+    tokens: list[tuple[str, str]], i: int, depth: int, bare: frozenset[str] = frozenset()
+) -> tuple[_Units | None, int]:
     scale, dims, letters = Fraction(1), _NONE, Counter[str]()
     divide, seen = False, False
     while i < len(tokens):
@@ -303,13 +313,13 @@ def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[_Units 
         if kind == "(":
             if depth >= 3:
                 return None, i
-            inner, i = _product(tokens, i + 1, depth + 1)
+            inner, i = _product(tokens, i + 1, depth + 1, bare)
             if inner is None or i >= len(tokens) or tokens[i][0] != ")":
                 return None, i
             i += 1
             factor, written, last = inner, inner.letters, ""
         elif kind == "unit":
-            unit = _unit_symbol(text)
+            unit = _unit_symbol(text, bare)
             if unit is None:
                 return None, i
             factor, written, last = _Units(*unit, Counter()), Counter(text[:-1]), text[-1]
@@ -334,9 +344,10 @@ def _product(tokens: list[tuple[str, str]], i: int, depth: int) -> tuple[_Units 
     return _Units(scale, dims, letters), i
 
 
-def read_quantity(s: str) -> Quantity | None:
+def read_quantity(s: str, bare: frozenset[str] = frozenset()) -> Quantity | None:
     """One number followed by a unit expression of the table (``5000 mA``, ``9.8 N / kg``,
-    ``3 hours``), or None (no unit, a word that is not a unit, a variable, several numbers)."""
+    ``3 hours``), or None (no unit, a word that is not a unit, a variable, several numbers);
+    ``bare``: symbols of :data:`_UNPREFIXED_ONLY` read without a prefix too (``1 C``)."""
     if len(s) > _MAX_UNIT_CHARS + 40:
         return None
     m = _NUMBER_RE.match(s)
@@ -346,7 +357,7 @@ def read_quantity(s: str) -> Quantity | None:
     if not rest or len(rest) > _MAX_UNIT_CHARS or not re.match(r"[A-Za-z\\Ωµμ]", rest):
         return None
     number = _value(m.group(0).strip())
-    unit = _parse_units(rest)
+    unit = _parse_units(rest, bare)
     if number is None or unit is None or unit.dims == _NONE:
         return None
     return Quantity(number, unit.scale, unit.dims, Counter({k: v for k, v in unit.letters.items() if v}))
@@ -373,6 +384,10 @@ def quantities_decide(gold: str, pred: str) -> bool | None:
     if not (_unit_start(gold) and _unit_start(pred)):
         return None
     qg, qp = read_quantity(gold), read_quantity(pred)
+    if (qg is None) != (qp is None):  # "1 C" against "1000 mC": coulombs, as the other side says
+        bare = _prefixed_symbols(pred if qg is None else gold)
+        if bare:
+            qg, qp = read_quantity(gold, bare), read_quantity(pred, bare)
     if qg is None or qp is None:
         return None
     if qg.dims != qp.dims:
@@ -386,6 +401,15 @@ def quantities_decide(gold: str, pred: str) -> bool | None:
     if gold_in_pred is not None:
         return nums_equal(gold_in_pred, qp.number)
     return qg.number.value * qg.scale == qp.number.value * qp.scale
+
+
+_PREFIXED_SYMBOL_RE = re.compile(r"(?<![A-Za-z])(?:da|[PTGMkhdcmµμunpf]|\\mu ?)([CF])(?![A-Za-z])")
+
+
+def _prefixed_symbols(s: str) -> frozenset[str]:
+    """The symbols of :data:`_UNPREFIXED_ONLY` that ``s`` writes with a prefix (``1000 mC``): then
+    they name that unit, and a bare ``C`` on the other side is a coulomb, not a temperature."""
+    return frozenset(_PREFIXED_SYMBOL_RE.findall(s))
 
 
 def _unit_start(s: str) -> bool:

@@ -1,6 +1,8 @@
-"""Answer forms found after held-out round 36 by label-free checks over the held-out references:
-an equation without free symbols (``\\int_0^1 x\\,dx = \\frac12``) has nothing for sympy to solve,
-so math-verify's comparison of two equations by their solutions called any two of them equal."""
+"""Answer forms found by held-out round 37 (unit-conversion tests of a Moodle question type) and by
+label-free checks over the held-out references: an equation without free symbols
+(``\\int_0^1 x\\,dx = \\frac12``) has nothing for sympy to solve, so math-verify's comparison of
+two equations by their solutions called any two of them equal; ``u`` is micro on a keyboard
+(``1000 um``), ohms take prefixes (``1 kohm``), and a bare ``C`` next to ``mC`` is a coulomb."""
 
 from __future__ import annotations
 
@@ -29,4 +31,32 @@ from rewards.equivalence import compare
     ],
 )
 def test_equations_without_free_symbols(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("1 mm", "1000 um", True),
+        ("1 ug", "0.001 mg", True),
+        ("1 ms", "1000 us", True),
+        ("1 N", "1000000 uN", True),
+        ("1 uF", "1000 nF", True),
+        ("1 m g/us", "1000 mm kg ms^-1", True),
+        ("3 mm", "300 um", False),
+        ("1000 ohm", "1 kohm", True),
+        ("1000 ohm", "1000000 mohm", True),
+        ("5 \\text{ ohms}", "5 \\Omega", True),
+        ("2 kiloohms", "2000 ohms", True),
+        ("5 hectometers", "500 m", True),
+        ("1 C", "1000 mC", True),  # a coulomb: the other side writes millicoulombs
+        ("1 C", "0.001 kC", True),
+        ("1 uF", "0.000001 F", True),
+        ("1 uF", "0.00001 F", False),
+        ("1 C", "100 mC", False),
+        ("25 C", "77 F", True),  # temperatures where no side has a prefix
+        ("25 C", "25 mC", False),
+    ],
+)
+def test_micro_as_u_ohms_and_coulombs(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

@@ -470,6 +470,10 @@ def _temperature_scale(m: re.Match[str]) -> str:
     return " F" if m.group(2) or (m.group(3) or "").upper() == "F" else " C"
 
 
+_FONT_SWITCH_RE = re.compile(r"\\(?:rm|bf|it|sf|tt)(?![a-zA-Z]) ?")
+"""Plain TeX's font switches (``\\rm A``, ``{\\rm d}x``, ``5+\\rm i``): a style, not a symbol."""
+
+
 def _normalize(ans: str) -> str:
     s = _strip_wrappers(ans)
     if "\\(" in s or "\\)" in s:  # "\\(a = 1\\), \\(b = 2\\)": one answer, as "$a = 1$, $b = 2$" is
@@ -483,6 +487,7 @@ def _normalize(ans: str) -> str:
     s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
     s = unicode_scripts_as_latex(s)
     s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = _FONT_SWITCH_RE.sub(" ", s)
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
     s = _DFRAC_RE.sub(r"\\frac", s)

@@ -405,9 +405,19 @@ def _as_latex(s: str) -> str:
     return latex if latex is not None else bare_pi_as_constant(s)
 
 
+_CJK_PROSE_RE = re.compile("[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
+_CJK_PROSE_CHARS = 20
+"""Han, kana or Hangul characters outside math that, with a full stop or a line break, make a
+text prose (a Chinese solution), not a bare answer (``等边三角形``, ``存在，且唯一``)."""
+
+
 def _is_sentence(s: str) -> bool:
     outside = re.sub(r"\$[^$]*\$", " ", s[:MAX_ANSWER_CHARS])
     outside = COMMAND_RE.sub(" ", TEXT_CMD_RE.sub(" ", outside))
+    if len(_CJK_PROSE_RE.findall(outside)) >= _CJK_PROSE_CHARS and (
+        "。" in outside or "\n" in outside.strip()
+    ):
+        return True
     if prose_words(outside) < 3:
         return False
     return plain_to_latex(s) is None  # "omega*sin(omega*t)": calculator syntax, not prose
@@ -808,7 +818,7 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
         a = answer_of(short)
         word = None if a is None else normalize(a)
         letter = None if word is None else choice_letter(word)
-        if letter is not None and (option := chosen_option(text)) is not None:
+        if letter is not None and (option := chosen_option(text, response=text is pred)) is not None:
             return letter == option
         yn = None if word is None else _YES_NO.get(text_key(word))
         if yn is not None:

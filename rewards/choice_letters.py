@@ -28,6 +28,8 @@ _OPTION_SENTENCE_RE = re.compile(
 )
 """A response that opens with the option it chose and that option's text (``B. Carl has a winning
 strategy.``, ``**D) no horizontal asymptotes**``, ``The correct answer is (C) III and IV``)."""
+_LONE_OPTION_LINE_RE = re.compile(r"^\s{0,4}(?:\(([A-J])\)|([A-J]))\s{0,4}\n")
+"""A response whose first line is the option it chose (``D\\n【分析】...``, a Chinese key's form)."""
 
 
 def choice_letter(answer: str) -> str | None:
@@ -42,6 +44,8 @@ def choices_decide(gold: str, pred: str) -> bool | None:
         mp = _CHOICE_RE.match(pred) or _CHOICE_WITH_TEXT_RE.match(pred) or _CHOICE_WITH_VALUE_RE.match(pred)
         if mp:
             return letter == (mp.group(1) or mp.group(2)).upper()
+        if (option := concluding_choice(pred)) is not None:
+            return letter == option  # a short response "...，故选：D．"
         return False if _letter_absent(letter, pred) else None
     if (letter := choice_letter(pred)) is not None:  # a reference "C. x = 42" against "C"
         mg = _CHOICE_WITH_TEXT_RE.match(gold)
@@ -51,14 +55,59 @@ def choices_decide(gold: str, pred: str) -> bool | None:
     return None
 
 
-def chosen_option(text: str) -> str | None:
+_OPTION = r"\$?\s?(?:\\text\{\s?|\\mathrm\{\s?|\\rm\s?)?[A-H](?![A-Za-z])"
+_LETTER = (
+    r"\$?\s?(?:\\text\{\s?|\\mathrm\{\s?|\\rm\s?)?([A-H])(?![A-Za-z_^]|\s?=|\}?\$?\s?(?:和|与|、|或|,|，|\sand\s|\sor\s)"
+    + _OPTION
+    + ")"
+)
+"""An option letter that is not a name (``B = 5``) nor the first of several (``C和D``)."""
+_ANOTHER_OPTION_LINE_RE = re.compile(r"\n[\s*#]*\(?([A-H])[.．、:)]")
+_CONCLUDING_CHOICE_RE = re.compile(
+    r"(?:[故应即，,。：:\s]|所以|因此|综上|最终)选(?:择)?[\s：:]{0,4}"
+    + _LETTER
+    + r"|答案(?:是|为|选|应选)[\s：:]{0,4}(?:选项)?[\s：:]{0,2}"
+    + _LETTER
+    + r"|(?:正确|对应)(?:的)?(?:选项|答案)?(?:是|为)?[\s：:]{0,4}(?:选项)?[\s：:]{0,2}"
+    + _LETTER
+    + r"|选项[\s：:]{0,2}"
+    + _LETTER
+    + r"\$?\s?(?:是|为)?(?:正确|对)"
+    + r"|(?i:(?:correct|right|final)\s(?:answer|option|choice)\sis\s?:?\s?(?:option\s)?)"
+    + _LETTER
+)
+"""How a response's conclusion states the option it chose (``故选：D．``, ``综上，选C。``, ``答案是 B.
+$3\\sqrt{3}\\pi$``, ``选项D是正确的``, ``正确答案是选项B``, ``对应选项B``), not an option it rules out
+(``排除选项A和D``, ``故A项不对``); and ``the correct option is $A$``."""
+_CONCLUSION_CHARS = 400
+"""A choice statement is looked for only in a response's last characters (its conclusion)."""
+
+
+def chosen_option(text: str, response: bool = True) -> str | None:
     """The option letter a response opens with, or that its answer phrase gives with the option's
-    text (``Therefore, the answer is (a) Baire category theorem.``), in upper case; or None."""
-    m = _OPTION_SENTENCE_RE.match(text)
+    text (``Therefore, the answer is (a) Baire category theorem.``), in upper case; or None. Of a
+    ``response`` also the option its first line is alone (``D\\n【分析】...``) or its conclusion
+    states (the last of :data:`_CONCLUDING_CHOICE_RE`; ``故选：D．``); a reference's reasoning after
+    its letter is left to math-verify (CHOICE, docs/rewards.md)."""
+    m = _OPTION_SENTENCE_RE.match(text) or (_LONE_OPTION_LINE_RE.match(text) if response else None)
     if m is None:
         phrase = extract_answer(text)
         m = None if phrase is None else _OPTION_SENTENCE_RE.match(phrase)
-    return None if m is None else (m.group(1) or m.group(2)).upper()
+    if m is not None:
+        return (m.group(1) or m.group(2)).upper()
+    return concluding_choice(text) if response else None
+
+
+def concluding_choice(text: str) -> str | None:
+    """The option letter the last choice statement in ``text``'s conclusion gives, or None."""
+    tail = text[-_CONCLUSION_CHARS:]
+    matches = list(_CONCLUDING_CHOICE_RE.finditer(tail))
+    last = matches[-1] if matches else None
+    if last is None:
+        return None
+    letter = next(g for g in last.groups() if g)
+    others = {m.group(1) for m in _ANOTHER_OPTION_LINE_RE.finditer(tail, last.end())} - {letter}
+    return None if others else letter  # "正确答案是：\nC. ...\nD. ...": two options
 
 
 def _letter_absent(letter: str, other: str) -> bool:

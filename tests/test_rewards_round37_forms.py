@@ -1,13 +1,16 @@
-"""Answer forms found by held-out round 37 (unit-conversion tests of a Moodle question type) and by
-label-free checks over the held-out references: an equation without free symbols
-(``\\int_0^1 x\\,dx = \\frac12``) has nothing for sympy to solve, so math-verify's comparison of
-two equations by their solutions called any two of them equal; ``u`` is micro on a keyboard
-(``1000 um``), ohms take prefixes (``1 kohm``), and a bare ``C`` next to ``mC`` is a coulomb."""
+"""Answer forms found by held-out round 37 (teacher-graded Gaokao 2024 responses; unit-conversion
+tests of a Moodle question type) and by label-free checks over the held-out references: an
+equation without free symbols (``\\int_0^1 x\\,dx = \\frac12``) has nothing for sympy to solve,
+so math-verify's comparison of two equations by their solutions called any two of them equal; a
+Chinese response's conclusion or first line names its option (``故选：D．``, ``D\\n【分析】``),
+and ``\\rm A`` is ``A``; ``u`` is micro on a keyboard (``1000 um``), ohms take prefixes
+(``1 kohm``), and a bare ``C`` next to ``mC`` is a coulomb."""
 
 from __future__ import annotations
 
 import pytest
 
+from rewards.choice_letters import concluding_choice
 from rewards.equivalence import compare
 
 
@@ -31,6 +34,61 @@ from rewards.equivalence import compare
     ],
 )
 def test_equations_without_free_symbols(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("由题意，B={1,4,9}，所以补集为{2,3,5}。\n故选：D．", "D"),
+        ("可得切线的斜率为2，则面积为1/4．\n故选A．", "A"),
+        ("综上，选C。\n\n**答案**\n\nC", "C"),
+        ("因此，首项的值是$\\frac{7}{3}$，选项B是正确的。", "B"),
+        ("因此，正确答案是选项B，它符合函数的奇偶性。", "B"),
+        ("所以，双曲线的离心率是 $2$，对应选项 C.", "C"),
+        ("答案是 B. $3 \\sqrt{3} \\pi$。", "B"),
+        ("所以正确答案是：\nC. $1 - \\text{i}$", "C"),
+        ("故选：$ A $．", "A"),
+        ("因此，选择$\\text{C}$。", "C"),
+        ("Thus, $A\\cap B=\\{1,2,3,4\\}$.\n\nHence, the correct option is $A$.", "A"),
+        # options ruled out, several options, a name: no choice
+        ("我们可以排除选项A和D，因为它们在0附近是正的。", None),
+        ("故A项不对；B项也不对。", None),
+        ("综上所述，正确的选项是C和D。", None),
+        ("综上所述，正确答案是：\nC. x = 0 是充分条件。\nD. x = 1 是充分条件。", None),
+        ("The final answer is B = 5", None),
+        ("答案是 $B=\\{1,2\\}$", None),
+    ],
+)
+def test_the_option_a_conclusion_states(text: str, letter: str | None) -> None:
+    assert concluding_choice(text) == letter
+
+
+_KEYED_RESPONSE = (
+    "D\n【分析】本题考查集合的运算，先求出集合B中的元素，再求交集，最后根据补集的定义写出运算结果。\n"
+    "【详解】由题意，$A=\\{1,2,3,4,5,9\\}$，$B=\\{x \\mid \\sqrt{x} \\in A\\}=\\{1,4,9,16,25,81\\}$，"
+    "所以$A \\cap B=\\{1,4,9\\}$，则$\\complement_A(A \\cap B)=\\{2,3,5\\}$。"
+)
+"""A response in a Chinese answer key's form: the option on the first line, then the analysis."""
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("$ \\text{D}$", "由题意，$B=\\{1,4,9\\}$，则$C_{A}(A∩B)=\\{2，3，5\\}$\n故选：D．", True),
+        ("$ \\text{B}$", "由题意，$B=\\{1,4,9\\}$，则$C_{A}(A∩B)=\\{2，3，5\\}$\n故选：D．", False),
+        ("$  \\rm A$", "所以 $ A\\cap B=\\{1,2,3,4\\} $．\n 故选：$ A $．", True),
+        ("C", "因此，$x$的值为2，选项C是正确的。", True),
+        ("D", "因此，$x$的值为2，选项C是正确的。", False),
+        ("C", "综上所述，正确的选项是C和D。", False),
+        ("$  \\rm A$", "A", True),  # plain TeX's font switch
+        ("$  \\rm A$", "B", False),
+        ("5+\\rm i", "5+i", True),
+        ("$ \\text{D}$", _KEYED_RESPONSE, True),
+        ("$ \\text{C}$", _KEYED_RESPONSE, False),
+    ],
+)
+def test_chinese_conclusions_against_an_option_letter(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
 
 

@@ -97,6 +97,7 @@ from rewards.named_values import (
 from rewards.physical_units import common_unit_dropped, quantities_decide, temperatures_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
+from rewards.set_identities import set_identities_decide
 from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
 
@@ -211,6 +212,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
         and (case_key(gold) == case_key(pred) or (_words(gold) and _words(pred)))
     ):
         return True  # the same text; case counts only in math ("x" is not "X", "\\Delta" not "\\delta")
+    same = set_identities_decide(gold, pred)
+    if same is not None:
+        return same  # "(A \\cup B)'" against "A' \\cap B'": membership tables
     if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):
         return None
     lead_g, lead_p = bool(_LEADING_RELATION_RE.match(gold)), bool(_LEADING_RELATION_RE.match(pred))

@@ -4,7 +4,8 @@ equation without free symbols (``\\int_0^1 x\\,dx = \\frac12``) has nothing for 
 so math-verify's comparison of two equations by their solutions called any two of them equal; a
 Chinese response's conclusion or first line names its option (``故选：D．``, ``D\\n【分析】``),
 and ``\\rm A`` is ``A``; ``u`` is micro on a keyboard (``1000 um``), ohms take prefixes
-(``1 kohm``), and a bare ``C`` next to ``mC`` is a coulomb."""
+(``1 kohm``), a bare ``C`` next to ``mC`` is a coulomb; expressions in named sets compare by
+membership tables (``(A \\cup B)'`` = ``A' \\cap B'``)."""
 
 from __future__ import annotations
 
@@ -117,4 +118,31 @@ def test_chinese_conclusions_against_an_option_letter(gold: str, pred: str, equa
     ],
 )
 def test_micro_as_u_ohms_and_coulombs(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("A \\cup B", "B \\cup A", True),
+        ("A \\cap B", "A \\cup B", False),
+        ("(A \\cup B)'", "A' \\cap B'", True),  # De Morgan
+        ("(A \\cup B)'", "A' \\cup B'", False),
+        ("\\overline{A \\cap B}", "\\overline{A} \\cup \\overline{B}", True),
+        ("\\bar{A} \\cap \\bar{B}", "\\overline{A \\cup B}", True),
+        ("A \\setminus B", "A \\cap B^c", True),
+        ("A \\setminus B", "B \\setminus A", False),
+        ("A \\cap (B \\cup C)", "(A \\cap B) \\cup (A \\cap C)", True),
+        ("A \\cap (B \\cup C)", "(A \\cap B) \\cup C", False),
+        ("A", "A \\cup (A \\cap B)", True),  # absorption
+        ("A \\cup A'", "B' \\cup B", True),  # the universe, both
+        ("A \\cap A^{c}", "\\varnothing", True),
+        ("A \\triangle B", "(A \\setminus B) \\cup (B \\setminus A)", True),
+        ("A_1 \\cup A_2", "A_2 \\cup A_1", True),
+        ("A ∩ B", "B ∩ A", True),
+        ("$A \\cup B$", "The answer is $B \\cup A$.", True),
+        ("A \\cup B \\cap C", "(A \\cup B) \\cap C", False),  # no agreed grouping: not credited
+    ],
+)
+def test_expressions_in_named_sets(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

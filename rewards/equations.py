@@ -30,6 +30,23 @@ from rewards.named_values import BRACKETED_NAME_RE, NAME, NAMED_RATIO_VALUE_RE
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
+GREEK_NAME_RE = re.compile(
+    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi"
+    r"|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega"
+    r"|Gamma|Delta|Theta|Lambda|Xi|Sigma|Upsilon|Phi|Psi|Omega)(?![a-zA-Z])"
+)
+"""A Greek letter as a name (``\\delta``, ``\\mu``): a variable, as a Latin letter is; ``\\pi`` is
+the constant."""
+
+
+def _free_names(s: str) -> bool:
+    """Whether ``s`` has a variable: a Latin letter outside command names (not ``e``, ``i``, ``j``)
+    or a Greek letter (``\\left(\\delta - \\frac14\\right)^2 = \\frac14 \\mu^2`` is no equation between
+    numbers)."""
+    return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", s))) - CONSTANT_LETTERS) or bool(
+        GREEK_NAME_RE.search(s)
+    )
+
 
 def two_sides(s: str) -> tuple[str, str] | None:
     """``(lhs, rhs)`` of a single equation ``lhs = rhs`` (no other relation, chain or list), or None."""
@@ -55,15 +72,14 @@ def computed_value(s: str) -> str | None:
     if sides is None:
         return None
     lhs, rhs = sides
-    free = set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", lhs))) - CONSTANT_LETTERS
-    return rhs if not free or lhs.startswith("\\lim") else None
+    return rhs if not _free_names(lhs) or lhs.startswith("\\lim") else None
 
 
 def stated_value(s: str) -> str | None:
     """``2+2=4`` -> ``4``, ``\\log_2 8 = 3`` -> ``3``: the right side of one equation between
     numbers (no letter on either side but ``e`` and ``i``, outside commands); else None."""
     sides = two_sides(s)
-    if sides is None or letters(s) - CONSTANT_LETTERS:
+    if sides is None or letters(s) - CONSTANT_LETTERS or GREEK_NAME_RE.search(s):
         return None
     return sides[1]
 
@@ -84,8 +100,8 @@ def false_step(s: str) -> bool:
     if last is None:
         return False
     for part in parts[:-1]:
-        if letters(part) - CONSTANT_LETTERS:
-            continue  # "x" in "x = 0 = 42": a name
+        if letters(part) - CONSTANT_LETTERS or GREEK_NAME_RE.search(part):
+            continue  # "x" in "x = 0 = 42", "\\mu" in "\\mu = 0 = 42": a name
         value = number_of(part)
         if value is None or values_equal(value, last) or values_equal(last, value):
             continue
@@ -188,7 +204,7 @@ def equation_in_unknowns(s: str) -> bool:
         return False  # a name, or a ratio of names ("A:B = 1")
     if BRACKETED_NAME_RE.match(sides[0]):  # "[K:\\mathbb Q] = 16", "|A| = 3": a quantity, named
         return False
-    return bool(set(FREE_LETTER_RE.findall(COMMAND_RE.sub(" ", sides[0]))) - CONSTANT_LETTERS)
+    return _free_names(sides[0])
 
 
 _SOLUTION_ITEM_RE = re.compile(r"^([A-Za-z]) ?=(?!=)")

@@ -146,3 +146,25 @@ def test_micro_as_u_ohms_and_coulombs(gold: str, pred: str, equal: bool) -> None
 )
 def test_expressions_in_named_sets(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        (
+            "\\left(\\delta - \\frac{1}{4}\\right)^2 = \\frac{1}{4} \\left(\\epsilon^2 - \\mu^2\\right)",
+            "\\left(\\delta - \\frac{4}{1}\\right)^2 = \\frac{1}{4} \\left(\\epsilon^2 - \\mu^2\\right)",
+            False,
+        ),
+        (
+            "\\left(\\delta - \\frac{1}{4}\\right)^2 = \\frac{1}{4} \\left(\\epsilon^2 - \\mu^2\\right)",
+            "\\left(\\delta - 0.25\\right)^2 = \\frac{1}{4} \\left(\\epsilon^2 - \\mu^2\\right)",
+            True,
+        ),
+        ("\\alpha + 1 = 3", "2", False),  # an equation in alpha, not the value 3
+        ("2+2=4", "1+3=4", True),  # equations between numbers: the value each states
+        ("3", "\\log_2 8 = 3", True),
+    ],
+)
+def test_greek_letters_are_names_in_equations(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
 __all__ = ["MAX_NAMES", "set_identities_decide"]
 
@@ -25,21 +25,47 @@ MAX_NAMES = 6
 _MAX_CHARS = 300
 
 _TOKEN_RE = re.compile(
-    r"\s*(?:(\\cup|∪)|(\\cap|∩)|(\\setminus|\\smallsetminus|\\backslash)|(\\triangle|\\ominus|△)"
-    r"|(\\varnothing|\\emptyset|∅)|(\\overline|\\bar)|([A-Z](?:_\{?[0-9a-z]\}?)?)(?![A-Za-z])"
+    r"\s*(?:(\\cup(?![a-zA-Z])|∪)|(\\cap(?![a-zA-Z])|∩)"
+    r"|(\\(?:setminus|smallsetminus|backslash)(?![a-zA-Z]))|(\\(?:triangle|ominus)(?![a-zA-Z])|△)"
+    r"|(\\(?:varnothing|emptyset)(?![a-zA-Z])|∅)|(\\(?:overline|bar)(?![a-zA-Z]))"
+    r"|([A-Z](?:_\{?[0-9a-z]\}?)?)(?![A-Za-z])"
     r"|(\^\s?\{?\s?(?:c|C|\\complement)\s?\}?|')|([({])|([)}]))"
 )
-_LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])\s*")
-_OPS: dict[str, Callable[[bool, bool], bool]] = {
-    "cup": lambda a, b: a or b,
-    "cap": lambda a, b: a and b,
-    "minus": lambda a, b: a and not b,
-    "sym": lambda a, b: a != b,
-}
 _KINDS = ("cup", "cap", "minus", "sym", "empty", "bar", "name", "complement", "open", "close")
+_OPERATIONS = frozenset({"cup", "cap", "minus", "sym"})
+_LEFT_RIGHT_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![a-zA-Z])\s*")
 
-Row = dict[str, bool]
-Table = Callable[[Row], bool]
+
+@dataclass(frozen=True)
+class _Node:
+    """A set expression: a ``name``, the ``empty`` set, the complement (``not``) of ``parts[0]``, or
+    one operation (``cup``, ``cap``, ``minus``, ``sym``) applied left to right to ``parts``."""
+
+    kind: str
+    name: str = ""
+    parts: tuple[_Node, ...] = ()
+
+
+def _member(node: _Node, row: dict[str, bool]) -> bool:
+    """Whether an element in exactly the sets ``row`` marks True lies in the set ``node``."""
+    if node.kind == "name":
+        return row[node.name]
+    if node.kind == "empty":
+        return False
+    values = [_member(part, row) for part in node.parts]
+    if node.kind == "not":
+        return not values[0]
+    result = values[0]
+    for value in values[1:]:
+        if node.kind == "cup":
+            result = result or value
+        elif node.kind == "cap":
+            result = result and value
+        elif node.kind == "minus":
+            result = result and not value
+        else:  # symmetric difference
+            result = result != value
+    return result
 
 
 def _tokens(text: str) -> list[tuple[str, str]] | None:
@@ -48,63 +74,57 @@ def _tokens(text: str) -> list[tuple[str, str]] | None:
     pos = 0
     while pos < len(s):
         m = _TOKEN_RE.match(s, pos)
-        if m is None or m.end() == pos:
-            if s[pos:].strip() == "":
-                break
-            return None
-        kind = _KINDS[m.lastindex - 1] if m.lastindex else ""
-        out.append((kind, m.group(m.lastindex or 0).replace(" ", "").replace("{", "").replace("}", "")))
+        if m is None or m.lastindex is None:
+            return None if s[pos:].strip() else out
+        name = re.sub(r"[\s{}]", "", m.group(m.lastindex))
+        out.append((_KINDS[m.lastindex - 1], name))
         pos = m.end()
     return out
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]]) -> None:
-        self.tokens, self.i, self.names, self.operations = tokens, 0, set[str](), 0
+    """Recursive descent over the tokens; records the names met and the operations and complements
+    applied (an expression without any is a bare name, left to the other rules)."""
 
-    def peek(self) -> str:
+    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+        self.tokens, self.i = tokens, 0
+        self.names: set[str] = set()
+        self.operations = 0
+
+    def _peek(self) -> str:
         return self.tokens[self.i][0] if self.i < len(self.tokens) else ""
 
-    def expression(self) -> Table | None:
-        left = self.operand()
-        op = self.peek()
-        if left is None or op not in _OPS:
-            return left
-        combine = _OPS[op]
-        terms = [left]
-        while self.peek() == op:
+    def expression(self) -> _Node | None:
+        first = self.operand()
+        op = self._peek()
+        if first is None or op not in _OPERATIONS:
+            return first
+        parts = [first]
+        while self._peek() == op:
             self.i += 1
             self.operations += 1
-            right = self.operand()
-            if right is None:
+            part = self.operand()
+            if part is None:
                 return None
-            terms.append(right)
-        if self.peek() in _OPS:
+            parts.append(part)
+        if self._peek() in _OPERATIONS:
             return None  # "A \\cup B \\cap C": no agreed grouping
-        if op in ("minus", "sym") and len(terms) > 2:
-            return None  # "A \\setminus B \\setminus C": left to right or not, not said
+        if op in ("minus", "sym") and len(parts) > 2:
+            return None  # "A \\setminus B \\setminus C": the grouping is not said
+        return _Node(op, parts=tuple(parts))
 
-        def table(row: Row) -> bool:
-            value = terms[0](row)
-            for term in terms[1:]:
-                value = combine(value, term(row))
-            return value
-
-        return table
-
-    def operand(self) -> Table | None:
-        kind = self.peek()
+    def operand(self) -> _Node | None:
+        kind = self._peek()
         self.i += 1
-        base: Table | None
+        node: _Node | None
         if kind == "name":
-            name = self.tokens[self.i - 1][1]
-            self.names.add(name)
-            base = lambda row, name=name: row[name]  # noqa: E731
+            node = _Node("name", name=self.tokens[self.i - 1][1])
+            self.names.add(node.name)
         elif kind == "empty":
-            base = lambda row: False  # noqa: E731
+            node = _Node("empty")
         elif kind == "open":
-            base = self.expression()
-            if base is None or self.peek() != "close":
+            node = self.expression()
+            if node is None or self._peek() != "close":
                 return None
             self.i += 1
         elif kind == "bar":  # \\overline{A \\cup B}, \\bar A
@@ -112,27 +132,29 @@ class _Parser:
             if inner is None:
                 return None
             self.operations += 1
-            base = lambda row, inner=inner: not inner(row)  # noqa: E731
+            node = _Node("not", parts=(inner,))
         else:
             return None
-        while self.peek() == "complement":
+        while self._peek() == "complement":
             self.i += 1
             self.operations += 1
-            base = lambda row, inner=base: not inner(row)  # noqa: E731
-        return base
+            node = _Node("not", parts=(node,))
+        return node
 
 
-def _read(text: str) -> tuple[Table, set[str], int] | None:
+def _read(text: str) -> tuple[_Node, set[str], int] | None:
+    """A set expression's tree, its names and how many operations it applies; None if ``text`` is
+    not one."""
     if len(text) > _MAX_CHARS:
         return None
     tokens = _tokens(text)
     if not tokens:
         return None
     parser = _Parser(tokens)
-    table = parser.expression()
-    if table is None or parser.i != len(tokens):
+    node = parser.expression()
+    if node is None or parser.i != len(tokens):
         return None
-    return table, parser.names, parser.operations
+    return node, parser.names, parser.operations
 
 
 def set_identities_decide(gold: str, pred: str) -> bool | None:
@@ -146,6 +168,6 @@ def set_identities_decide(gold: str, pred: str) -> bool | None:
         return None
     for values in itertools.product((False, True), repeat=len(names)):
         row = dict(zip(names, values, strict=True))
-        if g[0](row) != p[0](row):
+        if _member(g[0], row) != _member(p[0], row):
             return False
     return True

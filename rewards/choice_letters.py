@@ -8,7 +8,8 @@ holds that letter nowhere (``B`` against ``x = \\pm 2``) is refused: read as mat
 symbol, and an expression without it never equals it. The letter ``e`` is left out (Euler's
 number, nor ``i``). Options run from A to J (MMLU-Pro has ten; lower case only a to e, as ``f``,
 ``g`` and ``h`` name functions). The option's *value* against a letter (``-12`` for ``B``) needs the question's options:
-no verdict here.
+no verdict here. A response also chooses in its conclusion (``故选：D．``, ``综上，选C。``, ``the correct
+option is $A$``: :func:`concluding_choice`) or on a first line of its own (``D\n【分析】...``).
 """
 
 from __future__ import annotations

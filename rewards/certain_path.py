@@ -43,6 +43,7 @@ from rewards.answer_values import (
     vector_decide,
 )
 from rewards.base_numerals import base_numerals_decide
+from rewards.chemical_formulas import chemistry_decide
 from rewards.choice_letters import choice_letter, choices_decide, chosen_option
 from rewards.clock_times import clock_times_decide
 from rewards.const_eval import evaluate_exact, huge_factorial
@@ -215,6 +216,9 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     same = set_identities_decide(gold, pred)
     if same is not None:
         return same  # "(A \\cup B)'" against "A' \\cap B'": membership tables
+    same = chemistry_decide(gold, pred)
+    if same is not None:
+        return same  # "2H2 + O2 = 2H2O" against "H2 + 0.5 O2 → H2O": one reaction
     if _SET_OPERATION_RE.search(gold) or _SET_OPERATION_RE.search(pred):
         return None
     lead_g, lead_p = bool(_LEADING_RELATION_RE.match(gold)), bool(_LEADING_RELATION_RE.match(pred))

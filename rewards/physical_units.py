@@ -85,12 +85,14 @@ _PREFIXABLE: dict[str, tuple[Fraction, Dims]] = {
     "H": (Fraction(1), _dims(kg=1, m=2, s=-2, A=-2)),
     "L": (Fraction(1, 1000), _dims(m=3)),
     "eV": (Fraction(1602176634, 10**28), _dims(kg=1, m=2, s=-2)),
+    "cal": (Fraction(4184, 1000), _dims(kg=1, m=2, s=-2)),  # the thermochemical calorie
+    "M": (Fraction(1000), _dims(mol=1, m=-3)),  # molar, mol/L
 }
 """Units that take an SI prefix (``kJ``, ``mA``, ``µs``), with their factor to SI base units."""
 
-_UNPREFIXED_ONLY = frozenset({"C", "F"})
-"""Symbols read only with a prefix (``µC``, ``nF``): a bare ``C`` or ``F`` is more often a
-temperature scale (``25^\\circ C`` normalises to ``25 C``)."""
+_UNPREFIXED_ONLY = frozenset({"C", "F", "M"})
+"""Symbols read only with a prefix (``µC``, ``nF``, ``mM``): a bare ``C`` or ``F`` is more often a
+temperature scale (``25^\\circ C`` normalises to ``25 C``), a bare ``M`` a million or a name."""
 
 _INCH = Fraction(254, 10000)
 _POUND = Fraction(45359237, 10**8)
@@ -110,6 +112,9 @@ _WHOLE_UNITS: dict[str, tuple[Fraction, Dims]] = {
     "mph": (63360 * _INCH / _HOUR, _dims(m=1, s=-1)),
     "kph": (Fraction(1000) / _HOUR, _dims(m=1, s=-1)),
     "atm": (Fraction(101325), _dims(kg=1, m=-1, s=-2)),
+    "mmHg": (Fraction(133322387415, 10**9), _dims(kg=1, m=-1, s=-2)),
+    "torr": (Fraction(101325, 760), _dims(kg=1, m=-1, s=-2)),
+    "Torr": (Fraction(101325, 760), _dims(kg=1, m=-1, s=-2)),
     "bar": (Fraction(10**5), _dims(kg=1, m=-1, s=-2)),
     "Å": (Fraction(1, 10**10), _dims(m=1)),
     "month": (Fraction(1), _dims(month=1)),
@@ -144,6 +149,7 @@ _WORD_UNITS: dict[str, str] = {
     "liter": "L",
     "litre": "L",
     "electronvolt": "eV",
+    "calorie": "cal",
     "ohm": "ohm",
 }
 """Unit names that take a prefix word (``kilometers``, ``milliseconds``); plural ``s`` allowed."""
@@ -403,12 +409,13 @@ def quantities_decide(gold: str, pred: str) -> bool | None:
     return qg.number.value * qg.scale == qp.number.value * qp.scale
 
 
-_PREFIXED_SYMBOL_RE = re.compile(r"(?<![A-Za-z])(?:da|[PTGMkhdcmµμunpf]|\\mu ?)([CF])(?![A-Za-z])")
+_PREFIXED_SYMBOL_RE = re.compile(r"(?<![A-Za-z])(?:da|[PTGMkhdcmµμunpf]|\\mu ?)([CFM])(?![A-Za-z])")
 
 
 def _prefixed_symbols(s: str) -> frozenset[str]:
-    """The symbols of :data:`_UNPREFIXED_ONLY` that ``s`` writes with a prefix (``1000 mC``): then
-    they name that unit, and a bare ``C`` on the other side is a coulomb, not a temperature."""
+    """The symbols of :data:`_UNPREFIXED_ONLY` that ``s`` writes with a prefix (``1000 mC``,
+    ``500 mM``): then they name that unit, and a bare ``C`` on the other side is a coulomb, not a
+    temperature, a bare ``M`` molar."""
     return frozenset(_PREFIXED_SYMBOL_RE.findall(s))
 
 

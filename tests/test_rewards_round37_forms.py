@@ -168,3 +168,45 @@ def test_expressions_in_named_sets(gold: str, pred: str, equal: bool) -> None:
 )
 def test_greek_letters_are_names_in_equations(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("H2O", "H₂O", True),
+        ("H2SO4", "H_2SO_4", True),
+        ("H2O", "H2O(l)", True),  # a state on one side only
+        ("H2O(l)", "H2O(g)", False),  # water is not steam
+        ("Fe^{3+}", "Fe3+", True),
+        ("SO4^2-", "SO_4^{2-}", True),
+        ("Ca(OH)2", "Ca(OH)₂", True),
+        ("2H2 + O2 = 2H2O", "2H_2 + O_2 → 2H_2O", True),
+        ("2H2 + O2 = 2H2O", "H2 + 0.5 O2 → H2O", True),  # one reaction, halved
+        ("CH4 + 2O2 = CO2 + 2H2O", "CH4 + O2 → CO2 + 2H2O", False),  # not balanced the same
+        ("N2 + 3H2 ⇌ 2NH3", "N2 + 3H2 ⇌ 2NH2", False),
+        ("NaCl + AgNO3 = AgCl + NaNO3", "NaCl(aq) + AgNO3 → AgCl↓ + NaNO3", True),
+        ("CaCO3 = CaO + CO2", "CaCO3(s) → CaO(s) + CO2(g)", True),
+        ("H2O → H+ + OH-", "H2O ⇌ H+ + OH-", True),
+        ("2H2 + O2 → 2H2O", "2H2O → 2H2 + O2", False),  # the reverse reaction
+        ("B + C = N", "N = B + C", True),  # letters of maths, not boron and carbon
+    ],
+)
+def test_chemical_formulas_and_reactions(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("0.001 mol/L", "1 mM", True),
+        ("1e-9 mol/L", "1 nM", True),
+        ("0.5 M", "500 mM", True),  # a bare M is molar next to millimolar
+        ("0.5 M", "50 mM", False),
+        ("4.184 kJ/mol", "1 kcal/mol", True),
+        ("0.133322 kPa", "1 mmHg", True),
+        ("760 torr", "1 atm", True),
+        ("5 MJ", "5000 kJ", True),  # M still the mega prefix
+    ],
+)
+def test_molar_calories_and_pressures(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

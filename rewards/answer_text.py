@@ -458,6 +458,17 @@ _CHINESE_UNIT_RE = re.compile(
 _CJK_RE = re.compile("[\u4e00-\u9fff\u3040-\u309f\uac00-\ud7af]")  # Han, hiragana, Hangul
 
 
+_ZERO_SUBSCRIPT_RE = re.compile(r"(?<![\\A-Za-z.])([A-DF-HJ-Za-df-hj-z])0(?![0-9.,])")
+"""A letter with a zero glued after it (``v0``, ``x0``, ``T0``; not ``e0``, ``i0``, ``10``, ``a0.5``)."""
+
+
+def zero_subscripts_as_latex(text: str) -> str:
+    """``v0`` as ``v_{0}``: plain text writes an initial value so (``v = v0 + at``), and latex2sympy
+    reads it as ``v`` times 0, so ``x0 + 5`` equalled ``5`` and ``v0 + at`` was not ``v_0 + at``.
+    A product with zero is never written so."""
+    return _ZERO_SUBSCRIPT_RE.sub(r"\1_{0}", text) if "0" in text else text
+
+
 def unicode_scripts_as_latex(s: str) -> str:
     """``a² + b²`` -> ``a^{2} + b^{2}``, ``10⁻³`` -> ``10^{-3}``, ``v₀`` -> ``v_{0}``: Unicode
     superscript and subscript digits as LaTeX, for both readers (math-verify reads ``a² + 2ab``

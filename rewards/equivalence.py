@@ -49,6 +49,7 @@ from rewards.answer_text import (
     text_key,
     undouble_backslashes,
     unicode_scripts_as_latex,
+    zero_subscripts_as_latex,
 )
 from rewards.answer_values import inequality_list_latex
 from rewards.binomial_products import binomials_after_numbers_multiplied
@@ -199,9 +200,9 @@ def _written_out(text: str) -> str:
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
     ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
     Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-    LaTeX (``a²``); a function glued to its argument spaced (``sinx``)."""
+    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``)."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
-    text = unicode_scripts_as_latex(text)
+    text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))
     text = glued_functions_written_out(text)
     text = fraction_coefficients_written_out(chinese_numerals_written_out(text))
     text = binomials_after_numbers_multiplied(text)

@@ -210,3 +210,19 @@ def test_chemical_formulas_and_reactions(gold: str, pred: str, equal: bool) -> N
 )
 def test_molar_calories_and_pressures(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("v = v0 + at", "v = v₀ + at", True),
+        ("v_0 + at", "v0 + at", True),
+        ("x_0 + 5", "x0 + 5", True),
+        ("5", "x0 + 5", False),  # latex2sympy read x0 as x times 0
+        ("2x_0", "2x0", True),
+        ("10", "10.0", True),  # numbers keep their zeros
+        ("e^0", "1", True),
+    ],
+)
+def test_a_zero_glued_to_a_letter_is_a_subscript(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -131,7 +131,8 @@ class WorkerPool:
             if worker.read_line(deadline) is None:
                 raise WorkerError(f"symbolic worker did not start within {STARTUP_TIMEOUT_S:.0f} s")
         except (OSError, WorkerError) as exc:
-            logger.error("could not start a symbolic worker: %s", exc)
+            if not self._closed:  # a start the pool's close (at exit) cut short is no failure
+                logger.error("could not start a symbolic worker: %s", exc)
             if worker is not None:
                 worker.kill()
             worker = None
@@ -159,6 +160,8 @@ class WorkerPool:
         try:
             return _Worker(zygote, deadline)
         except ZygoteError as exc:
+            if self._closed:  # closed under this start (the process exits): start nothing
+                raise WorkerError("the pool closed while a worker was starting") from exc
             logger.warning("%s; starting this worker on its own", exc)
             with self._zygote_lock:
                 self._drop_zygote_locked(zygote)

@@ -352,3 +352,34 @@ def test_the_zygote_loads_the_lazily_imported_modules_only_once_idle(idle: float
     from rewards._symbolic_worker import LAZY_MODULES
 
     assert json.loads(done.stdout) == (sorted(LAZY_MODULES) if idle else [])
+
+
+_EXIT_AFTER_TIMEOUT = r"""
+import logging, sys
+sys.path.insert(0, sys.argv[1])
+logging.basicConfig(level=logging.WARNING)
+from rewards.bounded import TIMEOUT, WorkerPool
+pool = WorkerPool(1)
+pool.warm_up()
+slow = r"\begin{pmatrix} \frac{1}{\sqrt{2}} \\ \frac{i}{\sqrt{2}} \end{pmatrix}"
+other = r"\begin{pmatrix} \frac{1}{\sqrt{3}} \\ \frac{i}{\sqrt{2}} \end{pmatrix}"
+print(pool.compare("$" + slow + "$", "$" + other + "$", 0.005) == TIMEOUT, flush=True)
+pool.close()  # at once, while the killed worker's replacement starts (as at interpreter exit)
+"""
+
+
+def test_closing_while_a_replacement_starts_reports_nothing() -> None:
+    """A process that exits right after a timed-out comparison closes the pool under the start of
+    the killed worker's replacement: that start ends quietly (no "zygote failed" warning, no
+    worker spawned on its own, no "could not start" error)."""
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_AFTER_TIMEOUT, root],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == ["True"]
+    assert "zygote failed" not in done.stderr
+    assert "could not start" not in done.stderr

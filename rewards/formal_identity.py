@@ -213,12 +213,29 @@ class _Reader:
         if t == "\\pi":
             return _atom("pi", ("pi",))
         if t in _GREEK:
-            return _atom(t + self._subscript(), ("var",))
+            return self._variable(t)
         if t in FUNCTIONS:
             return self.function(t)
         if len(t) == 1 and t.isalpha():
-            return _atom(t + self._subscript(), ("var",))
+            return self._variable(t)
         raise Reject
+
+    def _variable(self, name: str) -> Rat:
+        """A variable's atom; a name applied to a number (``f(0)``, ``\\tau(-1)``) is refused:
+        latex2sympy reads that as a function's value, not a product (``x(x+1)`` stays one)."""
+        key = name + self._subscript()
+        rest = self.toks[self.i : self.i + 4]
+        if rest[:1] == ["("] and (
+            rest[1:3]
+            and _is_number(rest[1])
+            and rest[2] == ")"
+            or len(rest) == 4
+            and rest[1] in ("-", "+")
+            and _is_number(rest[2])
+            and rest[3] == ")"
+        ):
+            raise Reject
+        return _atom(key, ("var",))
 
     def _subscript(self) -> str:
         if self.peek() != "_":

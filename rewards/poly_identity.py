@@ -42,6 +42,19 @@ def _group_end(toks: list[str], j: int) -> int | None:
     return j + 1 if len(toks[j]) == 1 and toks[j].isdigit() else None
 
 
+def _applied_to_a_number(toks: list[str], j: int) -> bool:
+    """Whether ``toks[j:]`` opens with a parenthesised number or sum of numbers (``(0)``,
+    ``(-1)``), as after a function's name: ``f(0)`` is a value of ``f``, not ``f`` times 0."""
+    if j >= len(toks) or toks[j] != "(":
+        return False
+    for k in range(j + 1, len(toks)):
+        if toks[k] == ")":
+            return k > j + 1
+        if not re.fullmatch(r"\d+(?:\.\d*)?|[-+.]", toks[k]):
+            return False
+    return False
+
+
 def degree_bound(s: str, letters: frozenset[str]) -> int | None:
     """An upper bound on the total degree of ``s`` in ``letters`` when ``s`` is syntactically a
     polynomial in them (see the module doc), else None."""
@@ -59,6 +72,8 @@ def degree_bound(s: str, letters: frozenset[str]) -> int | None:
             i += 1
             continue
         if t in letters:
+            if _applied_to_a_number(toks, i + 1):
+                return None  # "f(0)", "\\tau(0)": a function's value, not a product with 0
             frames[-1][1] += 1
             last = 1
         elif t in "+-":

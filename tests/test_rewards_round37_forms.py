@@ -226,3 +226,18 @@ def test_molar_calories_and_pressures(gold: str, pred: str, equal: bool) -> None
 )
 def test_a_zero_glued_to_a_letter_is_a_subscript(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("\\frac{1}{2}\\tau(0)", "2\\tau(0)", False),  # a function's value, not tau times 0
+        ("\\frac{1}{2}f(0)", "2f(0)", False),
+        ("I(0)", "0", False),
+        ("\\frac12 f(0)", "0.5f(0)", True),
+        ("2f(1)", "f(1)+f(1)", True),
+        ("x(x+1)", "x^2+x", True),  # a product: latex2sympy reads it so too
+    ],
+)
+def test_a_name_applied_to_a_number_is_a_function_value(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

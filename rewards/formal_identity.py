@@ -226,7 +226,7 @@ class _Reader:
         key = name + self._subscript()
         rest = self.toks[self.i : self.i + 4]
         if rest[:1] == ["("] and (
-            rest[1:3]
+            len(rest) >= 3
             and _is_number(rest[1])
             and rest[2] == ")"
             or len(rest) == 4

@@ -13,6 +13,7 @@ import pytest
 
 from rewards.choice_letters import concluding_choice
 from rewards.equivalence import compare
+from rewards.formal_identity import read_pair
 
 
 @pytest.mark.parametrize(
@@ -241,3 +242,10 @@ def test_a_zero_glued_to_a_letter_is_a_subscript(gold: str, pred: str, equal: bo
 )
 def test_a_name_applied_to_a_number_is_a_function_value(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize("text", ["2f(2", "\\tau(", "f(-", "x(0", "f(-1"])
+def test_a_name_before_an_unclosed_bracket_is_read_without_error(text: str) -> None:
+    """An answer cut off after a name and a bracket (``2f(2``) gets a verdict, no exception."""
+    read_pair(text, "2f(2)")  # raised IndexError when the name was the last but two tokens
+    assert compare("2f(2)", text).equal is False

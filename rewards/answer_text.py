@@ -290,6 +290,32 @@ _INLINE_MATH_MARK_RE = re.compile(r"(?<!\\)\\[()]")
 """``\\(`` and ``\\)`` (not a row break ``\\\\`` before ``(``): inline math delimiters."""
 
 
+GREEK_LOWERCASE = tuple(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau "
+    "upsilon phi chi psi omega".split()
+)
+"""The Greek letters' names, small (``omicron`` has no LaTeX command but is a name in calculator
+syntax)."""
+GREEK_VARIANTS = tuple("varepsilon vartheta varpi varrho varsigma varphi".split())
+"""LaTeX's variant forms of small Greek letters (``\\varphi``)."""
+GREEK_CAPITALS = tuple("Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega".split())
+"""The capital Greek letters that LaTeX has a command for (the others are Latin capitals)."""
+
+
+def greek_names(*, pi: bool, variants: bool, capitals: bool) -> frozenset[str]:
+    """Greek letter names, the one list every reader builds its own from: with or without the
+    three spellings of pi (``pi``, ``varpi``, ``Pi``: the constant for some readers, a name for
+    others), LaTeX's variant forms and the capitals."""
+    names = set(GREEK_LOWERCASE)
+    if variants:
+        names.update(GREEK_VARIANTS)
+    if capitals:
+        names.update(GREEK_CAPITALS)
+    if not pi:
+        names -= {"pi", "varpi", "Pi"}
+    return frozenset(names)
+
+
 _GREEK_COMMANDS = {
     "\u03b1": "\\alpha",
     "\u03b2": "\\beta",

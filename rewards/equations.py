@@ -16,6 +16,7 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     RELATION_OPS,
     VAR_LHS_RE,
+    greek_names,
     letters,
     split_chain,
     split_top,
@@ -31,9 +32,7 @@ from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import is_linear, proportional
 
 GREEK_NAME_RE = re.compile(
-    r"\\(?:alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi"
-    r"|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega"
-    r"|Gamma|Delta|Theta|Lambda|Xi|Sigma|Upsilon|Phi|Psi|Omega)(?![a-zA-Z])"
+    r"\\(?:" + "|".join(sorted(greek_names(pi=False, variants=True, capitals=True))) + r")(?![a-zA-Z])"
 )
 """A Greek letter as a name (``\\delta``, ``\\mu``): a variable, as a Latin letter is; ``\\pi`` is
 the constant."""

@@ -24,6 +24,7 @@ import re
 import threading
 from fractions import Fraction
 
+from rewards.answer_text import greek_names
 from rewards.rational_functions import (
     Poly,
     Rat,
@@ -47,14 +48,7 @@ _TOKEN_RE = re.compile(
 )
 _SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "\\left", "\\right"})
 _SIZES = frozenset({"\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr"})
-_GREEK = frozenset(
-    "\\" + g
-    for g in (
-        "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu "
-        "xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma "
-        "Upsilon Phi Psi Omega"
-    ).split()
-)
+_GREEK = frozenset("\\" + g for g in greek_names(pi=False, variants=True, capitals=True))
 FUNCTIONS = frozenset(
     "\\" + f
     for f in ("sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth sech csch ln log exp".split())

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import greek_names
+
 MAX_CHARS = 200
 """Longer texts are left alone (an answer, not a solution)."""
 
@@ -34,10 +36,7 @@ _GLUED_AFTER_RE = re.compile(r"\^(?:\d+|\{-?\d+\})[A-Za-z]|\d+[A-Za-z]")
 _TEXT_RE = re.compile(r"\\(?:text|mathrm|textbf|textit|operatorname|mbox)\b")
 """Words in text mode are words (``\\text{cost}``)."""
 
-_GREEK_NAMES = (
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kappa lambda mu nu xi pi rho"
-    " sigma tau phi varphi chi psi omega"
-).split()
+_GREEK_NAMES = sorted(greek_names(pi=True, variants=True, capitals=False), key=len, reverse=True)
 _GREEK_ARGUMENT_RE = re.compile(
     r"(?<![\\A-Za-z])(" + "|".join(_NAMES) + r")"
     r"([\u03b1-\u03c9\u0391-\u03a9]|\\(?:" + "|".join(_GREEK_NAMES) + r")(?![A-Za-z]))"

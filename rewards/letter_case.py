@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from rewards.answer_text import greek_as_commands
+from rewards.answer_text import greek_as_commands, greek_names
 from rewards.plain_syntax import is_known_name
 
 _LABEL_RE = re.compile(r"(?:^|[,;])\s*\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?\s*=(?!=)")
@@ -27,10 +27,7 @@ _LABEL_RE = re.compile(r"(?:^|[,;])\s*\\?[A-Za-z]+(?:_\{[^{}]*\}|_[A-Za-z0-9])?\
 _WORDS_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mbox|mathrm|operatorname)\s*\{[^{}]*\}")
 _COMMAND_RE = re.compile(r"\\([A-Za-z]+)")
 _RUN_RE = re.compile(r"[A-Za-z]+")
-_GREEK = frozenset(
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
-    "omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega".split()
-)
+_GREEK = greek_names(pi=True, variants=True, capitals=False)
 _CONSTANT_LETTERS = frozenset("eEiI")
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from rewards.answer_text import split_top
+from rewards.answer_text import greek_names, split_top
 from rewards.extract import braced
 
 MAX_PLAIN_CHARS = 300
@@ -49,10 +49,7 @@ _FUNCTIONS = {
     "arctg": "\\arctan",
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
-_GREEK = frozenset(
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi rho sigma tau upsilon phi chi psi "
-    "omega Gamma Delta Theta Lambda Xi Sigma Upsilon Phi Psi Omega".split()
-)
+_GREEK = greek_names(pi=False, variants=False, capitals=True)
 """Greek letters by name, and the capitals that have a LaTeX command (``Delta`` as ``\\Delta``; not
 ``Pi``, which is pi in some calculator syntaxes)."""
 

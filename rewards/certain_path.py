@@ -25,6 +25,7 @@ from rewards.answer_text import (
     drop_var_lhs,
     expand_independent_signs,
     expand_plus_minus,
+    letters,
     normalize,
     prose_words,
     split_top,
@@ -374,6 +375,8 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
     (``y = x^2+1``) cut to the value when the prediction is bare, and answers in calculator or
     sympy syntax (``sqrt(2)/2``, ``x**2``) rewritten as LaTeX."""
     ng, np_ = normalize(gold), normalize(pred)
+    ng, np_ = _without_part_label(ng, np_), _without_part_label(np_, ng)
+    ng, np_ = _x_as_times(ng, np_), _x_as_times(np_, ng)
     np_ = rename_variable(ng, np_)
     if "=" not in ng and not CHAIN_RE.search(ng):
         got = chain_tail(np_)
@@ -387,6 +390,32 @@ def prepare_pair(gold: str, pred: str) -> tuple[str, str]:
             ng = got
     ng, np_ = _as_latex(ng), _as_latex(np_)
     return _braces_as_set(ng, np_), _braces_as_set(np_, ng)
+
+
+_PART_LABEL_RE = re.compile(r"\((?:[a-h]|i{1,3}|iv|vi{0,3})\)\s*")
+"""A question part's label at the start of an answer: ``(a)``, ``(ii)``."""
+
+
+def _without_part_label(s: str, other: str) -> str:
+    """``s`` without the part label it opens with (``(a) 5`` as ``5``), when the rest has no letter
+    (``(a) 5`` is no product 5a) and ``other`` opens with no label."""
+    label = _PART_LABEL_RE.match(s)
+    if label is None or _PART_LABEL_RE.match(other):
+        return s
+    rest = s[label.end() :]
+    return rest if rest and not letters(rest) else s
+
+
+_SPACED_X_RE = re.compile(r"(?<=[\d}])\s+[xX]\s+(?=\d)")
+"""A spaced ``x`` between two numbers (``2^3 x 3``): the times sign typed as a letter."""
+
+
+def _x_as_times(s: str, other: str) -> str:
+    """``s`` with each spaced ``x`` between numbers as ``\\times`` (``2^2 X 3^2``), when ``x`` is
+    its only letter and ``other`` has no ``x``: then it cannot be the variable."""
+    if not _SPACED_X_RE.search(s) or letters(s) - {"x", "X"} or letters(other) & {"x", "X"}:
+        return s
+    return _SPACED_X_RE.sub(lambda _: " \\times ", s)
 
 
 def _braces_as_set(s: str, other: str) -> str:
@@ -693,6 +722,10 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
 _PHRASE_HEAD_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\s*[:：]?\s*", re.IGNORECASE)
 
 
+_ARTICLE_RE = re.compile(r"^\s*(?:the|an?)\s+(?=[A-Za-z]{3,})", re.IGNORECASE)
+"""An article that opens a text answer ("The Nile", "an ellipse"): a word the answer can go without."""
+
+
 SAME_TEXT_CHARS = 200
 """Texts longer than this are not compared as texts by :func:`same_text` (a short answer is)."""
 
@@ -729,6 +762,9 @@ def same_text(gold: str, pred: str) -> bool:
         head = _PHRASE_HEAD_RE.match(text)
         if head and _same_key(text[head.end() :], other):
             return True
+        article = _ARTICLE_RE.match(text)
+        if article and not _ARTICLE_RE.match(other) and _same_key(text[article.end() :], other):
+            return True  # "The Nile." against "nile"
     return False
 
 

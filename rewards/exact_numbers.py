@@ -359,8 +359,9 @@ def cut_to(exact: Fraction, decimal: Fraction, digits: int) -> bool:
 
 
 def nums_equal(gold: Num, pred: Num) -> bool:
-    for gv, gd, g_shown in _candidates(gold):
-        for pv, pd, p_shown in _candidates(pred):
+    both_percent = gold.percent and pred.percent  # 10% and 0.1%: percents of one thing, compared as written
+    for gv, gd, g_shown in _candidates(gold)[:1] if both_percent else _candidates(gold):
+        for pv, pd, p_shown in _candidates(pred)[:1] if both_percent else _candidates(pred):
             if gv == pv:
                 return True
             if gd is not None and pd is None and decimal_for_exact(gd, gv) and cut_to(pv, gv, gd):

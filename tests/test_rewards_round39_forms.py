@@ -1,0 +1,50 @@
+"""Answer forms found by held-out round 39 (test tables of tutoring apps' answer checkers in
+TypeScript, R and PHP; graded GPT-3 responses to university maths): two percents compare as the
+numbers written (``10%`` is not ``0.1%``, which the percent-as-fraction reading had credited); a
+question part's label before a number (``(a) 5``) is no product; a spaced ``x`` between numbers
+is a times sign (``2^3 x 3``); an article before a text answer is dropped (``The Nile.``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.equivalence import compare
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # two percents: the numbers written, not one read as a fraction of the other
+        ("$10\\%$", "0.1%", False),
+        ("10%", "0.1\\%", False),
+        ("50\\%", "0.5 percent", False),
+        ("10%", "10.0%", True),
+        ("12.5\\%", "12.50%", True),
+        # one percent against a bare number: either reading, as before
+        ("10\\%", "0.1", True),
+        ("0.1", "10%", True),
+        ("\\frac12", "50%", True),
+        # a part label before an answer without letters
+        ("5", "(a) 5", True),
+        ("(a) 5", "5", True),
+        ("5", "(ii) \\frac{5}{1}", True),
+        ("\\frac12", "(c) 0.5", True),
+        ("5", "(a) 6", False),
+        ("5", "(b) 6", False),
+        # a spaced x between numbers, when x is no variable on either side
+        ("$2^3 \\times 3$", "2^3 x 3", True),
+        ("$2^2 \\times 3^2$", "2^2 X 3^2", True),
+        ("24", "2^3 x 3", True),
+        ("2^3 \\times 3", "2^3 x 4", False),
+        ("24x", "2^3 x 3", True),
+        ("x^2", "2 x 3", False),
+        # an article before a text answer
+        ("nile", "The Nile.", True),
+        ("ellipse", "an ellipse", True),
+        ("a parabola", "parabola", True),
+        ("nile", "The Amazon.", False),
+        ("A", "the A", False),
+    ],
+)
+def test_round39_forms(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -31,6 +31,8 @@ def test_the_three_spellings_of_pi_go_together() -> None:
         ("3\\{n}", "\\{n}+2", False),
     ],
 )
-def test_every_greek_name_is_a_variable_to_the_exact_reader(name: str, gold: str, pred: str, equal: bool) -> None:
+def test_every_greek_name_is_a_variable_to_the_exact_reader(
+    name: str, gold: str, pred: str, equal: bool
+) -> None:
     verdict = compare(gold.replace("{n}", name), pred.replace("{n}", name))
     assert (verdict.equal, verdict.path) == (equal, "certain")

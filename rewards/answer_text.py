@@ -192,6 +192,14 @@ def mixed_numbers_grouped(s: str) -> str:
 
 _ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
 """``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
+
+
+def _root_as_sqrt(m: re.Match[str]) -> str:
+    """``√3`` as ``\\sqrt{3}``, ``√{3}`` as ``\\sqrt{3}`` (not ``\\sqrt{{3}}``)."""
+    arg = m.group(1)
+    return "\\sqrt" + (arg if arg.startswith("{") else "{" + arg + "}")
+
+
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
 _SUBSCRIPT_RE = re.compile("[\u2080-\u2089]+")  # "x₁", "a₁₀"
 _SUBSCRIPTS = str.maketrans("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "0123456789")
@@ -521,7 +529,7 @@ def _normalize(ans: str) -> str:
         s = _CHINESE_UNIT_RE.sub(lambda m: f" {_CHINESE_UNITS[m.group(1)]}", s)
     s = s.translate(_UNICODE_SYMBOLS)
     s = greek_as_commands(s)
-    s = _ROOT_SIGN_RE.sub(r"\\sqrt{\1}", s)
+    s = _ROOT_SIGN_RE.sub(_root_as_sqrt, s)
     s = unicode_scripts_as_latex(s)
     s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
     s = _FONT_SWITCH_RE.sub(" ", s)

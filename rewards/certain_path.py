@@ -643,6 +643,10 @@ def _decide(gold: str, pred: str) -> bool | None | object:
             return True
     if verdict is not True and thousands_list_decide(ng, np_, lambda a, b: compare_answers(a, b, text_words)):
         return True  # "750,000, 350,000" against "750000, 350000": thousands commas in a list
+    if verdict is not True:
+        without_unit = _compared_without_a_unit_power(ng, np_, text_words)
+        if without_unit is not None:
+            return without_unit  # "4\\sqrt{3}cm^{2}" against "4\\sqrt3": math-verify reads c*m^2
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):
@@ -717,6 +721,23 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
     if re.search(r"[A-Za-z]", COMMAND_RE.sub(" ", bare)):
         return False  # "2x" against "2x m": a letter may be a variable
     return compare_answers(tg, tp, text_words) is True
+
+
+_UNIT_POWER_TAIL_RE = re.compile(r"(?<=[\d}\s])\s*(?:mm|cm|dm|km|m|ft|in)\s*\^\s*(?:[23]|\{\s*[23]\s*\})\s*$")
+"""A unit of area or volume at the end after a number, a brace or a space (``4\\sqrt{3}cm^{2}``)."""
+
+
+def _compared_without_a_unit_power(gold: str, pred: str, text_words: bool) -> bool | None:
+    """The verdict on two answers where one is a value with a unit of area or volume at its end and
+    neither has a letter but for that unit (``4\\sqrt{3}cm^{2}`` against ``4\\sqrt3``), or None:
+    math-verify reads the unit as a product of letters (``4\\sqrt{3} c m^2``), so such a pair is
+    decided here, on the values."""
+    if text_words:
+        return None  # units in \\text{}: the certain path's own unit rules decided
+    tg, tp = _UNIT_POWER_TAIL_RE.sub("", gold), _UNIT_POWER_TAIL_RE.sub("", pred)
+    if (tg == gold) == (tp == pred) or not tg.strip() or not tp.strip() or letters(tg) or letters(tp):
+        return None  # no unit, one on each side, or a letter that may be a variable
+    return compare_answers(tg, tp, text_words)
 
 
 _PHRASE_HEAD_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\s*[:：]?\s*", re.IGNORECASE)

@@ -2,7 +2,9 @@
 TypeScript, R and PHP; graded GPT-3 responses to university maths): two percents compare as the
 numbers written (``10%`` is not ``0.1%``, which the percent-as-fraction reading had credited); a
 question part's label before a number (``(a) 5``) is no product; a spaced ``x`` between numbers
-is a times sign (``2^3 x 3``); an article before a text answer is dropped (``The Nile.``)."""
+is a times sign (``2^3 x 3``); an article before a text answer is dropped (``The Nile.``). Round
+40 (GeoQA responses graded by math-verify): a unit of area after a radical (``4√{3}cm²``), which
+math-verify reads as a product of letters, is decided on the values."""
 
 from __future__ import annotations
 
@@ -44,6 +46,14 @@ from rewards.equivalence import compare
         ("a parabola", "parabola", True),
         ("nile", "The Amazon.", False),
         ("A", "the A", False),
+        # round 40 (GeoQA responses): a unit of area or volume after a radical; a braced root sign
+        ("4√{3}cm²", "<answer>4√3</answer>", True),
+        ("4\\sqrt{3} cm^{2}", "4\\sqrt3", True),
+        ("8\\pi m^3", "\\boxed{8\\pi}", True),
+        ("4\\sqrt{3} cm^{2}", "2\\sqrt3", False),
+        ("4√{3}cm²", "4", False),
+        ("x cm^2", "x", False),
+        ("\\frac{√{3}}{2}", "\\frac{\\sqrt3}{2}", True),
     ],
 )
 def test_round39_forms(gold: str, pred: str, equal: bool) -> None:

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.answer_text import COMMAND_RE, prose_words
+from rewards.answer_text import COMMAND_RE, in_math_mode, prose_words
 from rewards.constant_sets import install_constant_set_screen
 from rewards.equations_without_solutions import install_no_solution_rule
 from rewards.idle_warm_up import WARM_UP_TEXTS
@@ -316,7 +316,7 @@ def _parse_uncached(text: str, tools: tuple[Any, Any, Any]) -> list[Any]:
     )  # \coth(x): not cot(h(x))
     got = parse(text, extraction_config=config, parsing_timeout=None)
     if not got and "$" not in text and "\\(" not in text and "\\[" not in text and not is_prose(text):
-        got = parse(f"${text}$", extraction_config=config, parsing_timeout=None)
+        got = parse(in_math_mode(text), extraction_config=config, parsing_timeout=None)
     return list(got)
 
 

@@ -41,6 +41,7 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
     decorations_removed,
+    in_math_mode,
     juxtaposed_numbers,
     markdown_bold_removed,
     normalize,
@@ -172,7 +173,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     elif g is not None and p is not None and time.monotonic() < deadline:
         ng, np_ = prepare_pair(degrees_as_radians(g), degrees_as_radians(p))  # cos 60° as cos(pi/3)
         ng, np_ = inequality_list_latex(ng) or ng, inequality_list_latex(np_) or np_  # x<-√2, √2<x
-        alt = (f"${_protect_var(ng, np_)}$", f"${_protect_var(np_, ng)}$")
+        alt = (in_math_mode(_protect_var(ng, np_)), in_math_mode(_protect_var(np_, ng)))
         if _two_numbers_as_one(ng, np_):
             pass  # "Final answer: x=0 42": math-verify's own reading (above) decides
         elif _prose(ng) or _prose(np_):
@@ -229,7 +230,9 @@ def _for_verify(text: str, answer: str | None) -> str:
     if answer is text and len(text) <= MAX_ANSWER_CHARS:
         unescaped = text.replace("\\$", "")  # a currency sign
         if not any(m in unescaped for m in _MATH_MODE) and not _has_plain_word(text):
-            return f"${_braced_last_factor(plain_to_latex(text) or text)}$"  # "pi/4" as \pi /4, not p i/4
+            return in_math_mode(
+                _braced_last_factor(plain_to_latex(text) or text)
+            )  # "pi/4" as \pi /4, not p i/4
     return verify_text(text)  # prose, and a bare answer with a word ("Therefore 0.5"): in math mode, letters
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from rewards.answer_text import in_math_mode
 from rewards.equivalence import compare
 
 
@@ -58,3 +59,16 @@ from rewards.equivalence import compare
 )
 def test_round39_forms(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+def test_text_in_math_mode_closes_after_a_backslash() -> None:
+    assert in_math_mode("2\\sqrt{3}") == "$2\\sqrt{3}$"
+    assert in_math_mode("\\boxed{}. \\") == "$\\boxed{}. \\ $"  # not an escaped closing dollar
+
+
+def test_a_degenerate_rollout_cut_after_a_backslash_is_compared_not_timed_out() -> None:
+    """A rollout of empty boxes (round 29's Qwen2.5-Math RL runs) whose last 4,000 characters end in
+    a backslash: wrapped in dollars for math-verify, its closing dollar was escaped, and the boxed
+    inline-math pattern backtracked in cubic time (7 s) until the 3 s bound killed the worker."""
+    text = "The answer is \\boxed{}. " + "\\boxed{}. " * 500 + "\\"
+    assert compare("\\frac{11}{36}", text).path == "symbolic"

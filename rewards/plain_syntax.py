@@ -58,7 +58,20 @@ _GREEK_COMMAND_RE = re.compile(rf"\\({'|'.join(sorted(_GREEK))})(?![a-zA-Z]) ?")
 """A Greek letter's LaTeX command, read as its name in calculator syntax."""
 
 
-_CALLS = ("sqrt", "cbrt", "exp", "abs", "factorial", "floor", "ceil", "ceiling", "binomial", "binom", "nCr")
+_CALLS = (
+    "sqrt",
+    "cbrt",
+    "exp",
+    "abs",
+    "factorial",
+    "fact",
+    "floor",
+    "ceil",
+    "ceiling",
+    "binomial",
+    "binom",
+    "nCr",
+)
 """Calls rewritten with their argument (``sqrt(u)`` to ``\\sqrt{u}``, ``cbrt(u)`` to
 ``\\sqrt[3]{u}``, ``factorial(u)`` to ``(u)!``, ``floor(u)`` to ``\\lfloor u \\rfloor``,
 ``binomial(n, k)`` and ``nCr(n, k)`` to ``\\binom{n}{k}``), not by name."""
@@ -85,7 +98,7 @@ _ALLOWED_RE = re.compile(r"^[A-Za-z0-9 .,+\-*/^()\[\]{}=<>|_']*$")
 _MARKER_RE = re.compile(
     rf"\*|\^\(|\^-[A-Za-z]|\b(?:pi|oo|inf|infinity|{'|'.join(_CALLS)}|{'|'.join(sorted(_GREEK))})\b|\b[a-z]{{2,6}}\("
     rf"|(?<![A-Za-z])(?:{'|'.join(sorted(_FUNCTIONS))})(?:\^(?:-?\d+|[A-Za-z]|\(-?\d+\)))?(?: ?\(|\|| {{1,2}}(?:[A-Za-z]|\d+)\b)"
-    r"|\blog_(?:\d+|[A-Za-z])\(|\bAbs\("
+    r"|\blog_(?:\d+|[A-Za-z])\(|\bAbs\(|(?<![A-Za-z])C\(\s*\d"
 )
 """What calculator syntax has and LaTeX does not: ``*``, ``^(``, ``^-x``, a name written out,
 a call ``f(``, a function with a power (``sin^2(x)``, ``sin^2 x``, ``sin^n(x)``, ``cos^(-1)(x)``),
@@ -117,7 +130,7 @@ def _group(tokens: list[str], open_at: int) -> tuple[str, int] | None:
 
 
 def _call(name: str, inner: str) -> str | None:
-    if name == "factorial":  # a letter or a whole number needs no parentheses: n!, 5!
+    if name in ("factorial", "fact"):  # a letter or a whole number needs no parentheses: n!, 5!
         return f"{inner}!" if _is_letter(inner) or inner.isdigit() else f"({inner})!"
     if name in ("binomial", "binom", "nCr"):  # sympy's binomial(n, k), a calculator's nCr(n, k)
         args = split_top(inner, ",")
@@ -133,6 +146,21 @@ def _call(name: str, inner: str) -> str | None:
         "exp": f"e^{{{inner}}}",
         "abs": f"|{inner}|",
     }[name]
+
+
+_WHOLE_NUMBER_TERM_RE = re.compile(r"^\s*\d+(?:\s*[-+*]\s*\d+)*\s*$")
+
+
+def _counted_choice(tokens: list[str], open_at: int) -> tuple[str, int] | None:
+    """``C(52,5)``, ``C(52-5, 2)`` as ``\\binom{52}{5}`` and the index after it: two arguments of
+    whole numbers and ``+ - *`` only (``C(x, 2)`` or a point ``C(1.5, 2)`` stays as it is)."""
+    group = _group(tokens, open_at)
+    if group is None:
+        return None
+    args = split_top(group[0], ",")
+    if len(args) != 2 or not all(_WHOLE_NUMBER_TERM_RE.match(a) for a in args):
+        return None
+    return f"\\binom{{{args[0].strip()}}}{{{args[1].strip()}}}", group[1]
 
 
 def _is_letter(tok: str) -> bool:
@@ -185,6 +213,10 @@ def _rewrite(tokens: list[str]) -> str | None:
     while i < len(tokens):
         tok = "abs" if tokens[i] == "Abs" else tokens[i]  # sympy prints |x| as Abs(x)
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok == "C" and nxt == "(" and (binom := _counted_choice(tokens, i + 1)) is not None:
+            out.append(binom[0])  # WeBWorK's C(52,5): n choose k
+            i = binom[1]
+            continue
         if tok in _CALLS and nxt == "(":
             group = _group(tokens, i + 1)
             if group is None:

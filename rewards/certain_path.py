@@ -894,4 +894,28 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
             named = _named_at_end(text)
             if named is not None and text_key(named) == text_key(word):
                 return True
+        elif a is not None and (math := _math_named_at_end(text)) is not None:
+            pair = (a, math) if short is gold else (math, a)
+            if compare_answers(*prepare_pair(*pair)) is True:
+                return True  # "[50, 100]" against "The interval ... is [50, 100].": credit only
     return None
+
+
+_MATH_AT_END_RE = re.compile(
+    rf"^[A-Za-z](?:[^\n.$]|\.\d){{0,160}}? {_COPULA}:? ((?:[-+(\[{{\\]|\d)[^\n$]{{0,80}}?)\s*[.!]?$",
+    re.IGNORECASE,
+)
+"""A one-sentence text that ends by naming a value after its verb ("The interval where the curve
+is highest is [50, 100].", "The value at t=50 is 1.5e3.")."""
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _math_named_at_end(text: str) -> str | None:
+    """The value a short sentence without negation names at its end after its one "is", "are",
+    "was" or "were", when that value is maths (no word of two letters or more outside LaTeX
+    commands: ``[50, 100]``, ``\\frac{1}{2}``, ``2x``; not ``1/2 of the total``), or None."""
+    m = _MATH_AT_END_RE.match(text) if len(text) <= 240 else None
+    if m is None or _NEGATION_RE.search(text) or len(_COPULA_RE.findall(text)) != 1:
+        return None
+    value = m.group(1).strip()
+    return None if _WORD_RE.search(COMMAND_RE.sub(" ", value)) else value

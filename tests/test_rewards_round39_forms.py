@@ -4,7 +4,10 @@ numbers written (``10%`` is not ``0.1%``, which the percent-as-fraction reading 
 question part's label before a number (``(a) 5``) is no product; a spaced ``x`` between numbers
 is a times sign (``2^3 x 3``); an article before a text answer is dropped (``The Nile.``). Round
 40 (GeoQA responses graded by math-verify): a unit of area after a radical (``4√{3}cm²``), which
-math-verify reads as a product of letters, is decided on the values."""
+math-verify reads as a product of letters, is decided on the values. Round 41 (judge prompts'
+examples): a one-sentence answer that names a value at its end after its verb is credited when
+the value is the reference (``The interval ... is [50, 100].``); WeBWorK's ``C(52,5)`` and
+``fact(3)`` in calculator syntax."""
 
 from __future__ import annotations
 
@@ -55,6 +58,22 @@ from rewards.equivalence import compare
         ("4√{3}cm²", "4", False),
         ("x cm^2", "x", False),
         ("\\frac{√{3}}{2}", "\\frac{\\sqrt3}{2}", True),
+        # round 41 (judge prompts' examples): a sentence that names a value at its end
+        ("[50, 100]", "The interval where the blue curve achieves the maximum value is [50, 100].", True),
+        ("1500", "The value of the blue curve at t=50 is 1.5e3.", True),
+        ("(3, 4]", "The solution set is (3, 4].", True),
+        ("The probability is 1/2.", "\\frac12", True),
+        ("[50, 100]", "The interval is [50, 101].", False),
+        ("12", "The area is 12 and the perimeter is 14.", False),
+        # round 41 (WeBWorK answer logs): C(n,k) and fact(n) in calculator syntax
+        ("C(52,5)-C(40,5)", "52!/5!/47! - 40!/35!/5!", True),
+        ("C(52,5)-C(40,5)", "1940952", True),
+        ("(C(32,5)-C(20,5))/(C(52,5)-C(40,5))", "185872/1940952", True),
+        ("52-13", "C(39,1)", True),
+        ("fact(3)", "3*2*1", True),
+        ("C(52,5)", "2598961", False),
+        ("3", "C(x,2)", False),
+        ("(3, 2)", "C(3, 2)", False),  # a point named C is no binomial of a pair
     ],
 )
 def test_round39_forms(gold: str, pred: str, equal: bool) -> None:

@@ -64,6 +64,7 @@ from rewards.parsed_rewrites import (
     expand_finite_sums,
     has_extreme_power,
     opaque_derivatives,
+    small_factorials_evaluated,
 )
 from rewards.plain_syntax import spell_reciprocal_hyperbolics
 from rewards.time_budget import OverBudget
@@ -341,6 +342,8 @@ def compare(gold: str, pred: str, tools: tuple[Any, Any, Any]) -> bool:
     if differential_equation_against_value(gold_expanded, pred_expanded):
         return False
     gold_expanded, pred_expanded = opaque_derivatives(gold_expanded), opaque_derivatives(pred_expanded)
+    gold_expanded = small_factorials_evaluated(gold_expanded)
+    pred_expanded = small_factorials_evaluated(pred_expanded)
     gold_expanded, pred_expanded = canonical_bound_names(gold_expanded), canonical_bound_names(pred_expanded)
     if tools[2](gold_expanded, pred_expanded, timeout_seconds=None):
         return True

@@ -6,6 +6,7 @@ sympy compares quickly and rightly.
 - :func:`expand_finite_sums`: a sum or product over a range of integers written out term by term;
 - :func:`differential_equation_against_value`: a differential equation is never a bare value;
 - :func:`opaque_derivatives`: ``\\frac{dM}{dt}`` of a plain symbol is a symbol of its own;
+- :func:`small_factorials_evaluated`: ``2!`` as 2 (latex2sympy leaves it unevaluated);
 - :func:`canonical_bound_names`: the variables bound by sums, products and integrals renamed in order.
 
 :func:`under_relations` and :func:`each_rewritten` are the walk they share: under relations and
@@ -180,6 +181,30 @@ def opaque_derivatives(parsed: list[Any]) -> list[Any]:
         )
 
     return each_rewritten(parsed, (sympy.Derivative,), opaque)
+
+
+SMALL_FACTORIAL = 20
+"""Factorials of whole numbers up to this are written as their values."""
+
+
+def small_factorials_evaluated(parsed: list[Any]) -> list[Any]:
+    """``parsed`` with each factorial of a whole number up to :data:`SMALL_FACTORIAL` as its value
+    (``x/1!`` as ``x``, ``x^2/2!`` as ``x^2/2``): latex2sympy leaves ``factorial(1)`` unevaluated,
+    and math-verify then refuses ``x`` for ``x/1!``."""
+    import math
+
+    import sympy
+
+    def small(node: Any) -> bool:
+        arg = node.args[0] if isinstance(node, sympy.factorial) else None
+        return arg is not None and arg.is_Integer and 0 <= int(arg) <= SMALL_FACTORIAL
+
+    def evaluated(expr: Any) -> Any:
+        return under_relations(
+            expr, lambda e: e.replace(small, lambda n: sympy.Integer(math.factorial(int(n.args[0]))))
+        )
+
+    return each_rewritten(parsed, (sympy.factorial,), evaluated)
 
 
 def canonical_bound_names(parsed: list[Any]) -> list[Any]:

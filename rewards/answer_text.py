@@ -65,6 +65,8 @@ _RELATION_WORDS = {
 """Spellings of relations, written the one way the certain path and latex2sympy read: latex2sympy
 reads ``x \\geqq 0`` (the Japanese school form of ``\\ge``) as ``x \\geq q0``, the letter q times 0.
 Logical connectives read as words: ``x=0 \\land y=42`` is two statements, as ``x=0 and y=42`` is."""
+_CAPITAL_CONNECTIVE_RE = re.compile(r"(?<=[\w)\]}]) +(AND|OR) +(?=[-+\w(\[{\\])")
+"""``AND``, ``OR`` between values in an answer key written in capitals (``-2 + i AND -2 - i``)."""
 _RELATION_WORD_RE = re.compile(
     r"\\(?:[lg]t|neq|leqq|geqq|leqslant|geqslant|land|wedge|lor|vee)(?![a-zA-Z])|\\&|!=|<=|>="
 )
@@ -543,6 +545,7 @@ def _normalize(ans: str) -> str:
     s = _FONT_SWITCH_RE.sub(" ", s)
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)
+    s = _CAPITAL_CONNECTIVE_RE.sub(lambda m: f" {m.group(1).lower()} ", s)
     s = _DFRAC_RE.sub(r"\\frac", s)
     for _ in range(3):
         new = TEXT_CMD_RE.sub(r" \1 ", s)

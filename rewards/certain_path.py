@@ -412,8 +412,12 @@ _SPACED_X_RE = re.compile(r"(?<=[\d}])\s+[xX]\s+(?=\d)")
 
 def _x_as_times(s: str, other: str) -> str:
     """``s`` with each spaced ``x`` between numbers as ``\\times`` (``2^2 X 3^2``), when ``x`` is
-    its only letter and ``other`` has no ``x``: then it cannot be the variable."""
-    if not _SPACED_X_RE.search(s) or letters(s) - {"x", "X"} or letters(other) & {"x", "X"}:
+    its only letter and ``other`` has no ``x`` but such times signs: then it cannot be the variable."""
+    if (
+        not _SPACED_X_RE.search(s)
+        or letters(s) - {"x", "X"}
+        or letters(_SPACED_X_RE.sub(" ", other)) & {"x", "X"}
+    ):
         return s
     return _SPACED_X_RE.sub(lambda _: " \\times ", s)
 
@@ -623,7 +627,7 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     if disowned(p) and not disowned(g):
         return False  # "42\\text{ wrong}", "42\\text{ maybe 7}": the text takes the value back
     bare_gold = "=" not in ng and not CHAIN_RE.search(ng)
-    if bare_gold and false_step(np_):
+    if false_step(np_) and (bare_gold or not false_step(ng)):
         return False  # "7+1 = 42" or "x = 0 = 42" states something false; it does not give 42
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
     if " or " in ng and any(compare_answers(a, np_, text_words) is True for a in _one_value_two_ways(ng)):
@@ -631,6 +635,8 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     verdict = _huge_factorials(ng, np_)
     if verdict is None:
         verdict = compare_answers(ng, np_, text_words)
+    if verdict is not True and _equal_but_for_a_constant_of_integration(ng, np_, text_words):
+        return True  # "6\\sinh x + 12x" against "12x + 6\\sinh x + C": the general antiderivative
     if verdict is not True and _equal_in_radians(g, p, ng, np_, text_words):
         return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
     if verdict is not True and _equal_as_real_roots(ng, np_, text_words):
@@ -721,6 +727,23 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
     if re.search(r"[A-Za-z]", COMMAND_RE.sub(" ", bare)):
         return False  # "2x" against "2x m": a letter may be a variable
     return compare_answers(tg, tp, text_words) is True
+
+
+_INTEGRATION_CONSTANT_RE = re.compile(r"\s*\+\s*([Cc])(?:_\{?[0-9]\}?)?\s*$")
+"""A constant of integration that ends an antiderivative: ``+ C``, ``+c``, ``+ C_1``."""
+
+
+def _equal_but_for_a_constant_of_integration(gold: str, pred: str, text_words: bool) -> bool:
+    """Whether the prediction is the reference plus a constant of integration that the reference
+    does not name (``12x + 6\\sinh(x) + C`` against ``6\\sinh(x) + 12x``): the general
+    antiderivative of which the reference, a function, is one. Credit only, and not the other way:
+    a reference with ``+ C`` asks for it."""
+    constant = _INTEGRATION_CONSTANT_RE.search(pred)
+    named = letters(gold)
+    if constant is None or text_words or not named or {"C", "c"} & named:
+        return False  # a number has no antiderivative's constant: "5 + C" is no value
+    rest = pred[: constant.start()]
+    return bool(rest.strip()) and compare_answers(gold, rest, text_words) is True
 
 
 _UNIT_POWER_TAIL_RE = re.compile(r"(?<=[\d}\s])\s*(?:mm|cm|dm|km|m|ft|in)\s*\^\s*(?:[23]|\{\s*[23]\s*\})\s*$")
@@ -902,7 +925,7 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
 
 
 _MATH_AT_END_RE = re.compile(
-    rf"^[A-Za-z](?:[^\n.$]|\.\d){{0,160}}? {_COPULA}:? ((?:[-+(\[{{\\]|\d)[^\n$]{{0,80}}?)\s*[.!]?$",
+    rf"^[A-Za-z](?:[^\n.$]|\.\d){{0,160}}? {_COPULA}:? ((?:[-+(\[{{\\\u2212\u2013\u00b1\u221a\u03c0\u221e]|\d)[^\n$]{{0,80}}?)\s*[.!]?$",
     re.IGNORECASE,
 )
 """A one-sentence text that ends by naming a value after its verb ("The interval where the curve

@@ -7,7 +7,9 @@ is a times sign (``2^3 x 3``); an article before a text answer is dropped (``The
 math-verify reads as a product of letters, is decided on the values. Round 41 (judge prompts'
 examples): a one-sentence answer that names a value at its end after its verb is credited when
 the value is the reference (``The interval ... is [50, 100].``); WeBWorK's ``C(52,5)`` and
-``fact(3)`` in calculator syntax."""
+``fact(3)`` in calculator syntax. Round 42 (Science Bowl answer lines): ``AND``/``OR`` in capitals,
+times signs typed as ``x`` on both sides, ``x/1!``; a constant of integration in the response only;
+a false equation in the response against an equation."""
 
 from __future__ import annotations
 
@@ -65,6 +67,9 @@ from rewards.equivalence import compare
         ("The probability is 1/2.", "\\frac12", True),
         ("[50, 100]", "The interval is [50, 101].", False),
         ("12", "The area is 12 and the perimeter is 14.", False),
+        ("√2/2", "The value is √2/2.", True),
+        ("π + 1", "The value is π + 1.", True),
+        ("3", "The value is π + 1.", False),
         # round 41 (WeBWorK answer logs): C(n,k) and fact(n) in calculator syntax
         ("C(52,5)-C(40,5)", "52!/5!/47! - 40!/35!/5!", True),
         ("C(52,5)-C(40,5)", "1940952", True),
@@ -74,6 +79,26 @@ from rewards.equivalence import compare
         ("C(52,5)", "2598961", False),
         ("3", "C(x,2)", False),
         ("(3, 2)", "C(3, 2)", False),  # a point named C is no binomial of a pair
+        # round 42 (Science Bowl answer lines): capital connectives, times signs on both sides,
+        # factorials of whole numbers (math-verify refused x for x/1!)
+        ("-2 + i AND -2 - i", "-2 ± i", True),
+        ("4 OR -4", "x=±4", True),
+        ("2 x 2 x 2 x 2 x 3 x 5", "2^4 x 3 x 5", True),
+        ("2 x 2 x 3", "2^2 x 4", False),
+        ("2x", "2 x 3", False),
+        ("x", "x/1!", True),
+        ("1, x, x²/2", "1, x/1!, x²/2!", True),
+        ("\\frac{x^3}{6}", "\\frac{x^3}{4!}", False),
+        # a constant of integration the reference does not name (GHOSTS' rated antiderivatives)
+        ("6\\sinh(x) + 12x", "12x + 6\\sinh(x) + C", True),
+        ("x^2", "\\boxed{x^2 + C_1}", True),
+        ("x^2", "x^3 + C", False),
+        ("x^2 + C", "x^2", False),  # a reference with + C asks for it
+        ("5", "5 + C", False),
+        # a false equation is no answer, whatever the reference's form (CMoA's agreement tests)
+        ("1 + 2 = 3", "1 + 1 = 3", False),
+        ("x = 3", "x = 1 + 1 = 3", False),
+        ("1 + 2 = 3", "2 + 1 = 3", True),
     ],
 )
 def test_round39_forms(gold: str, pred: str, equal: bool) -> None:

@@ -738,7 +738,7 @@ def _equal_but_for_a_constant_of_integration(gold: str, pred: str, text_words: b
     does not name (``12x + 6\\sinh(x) + C`` against ``6\\sinh(x) + 12x``): the general
     antiderivative of which the reference, a function, is one. Credit only, and not the other way:
     a reference with ``+ C`` asks for it."""
-    constant = _INTEGRATION_CONSTANT_RE.search(pred)
+    constant = _INTEGRATION_CONSTANT_RE.search(pred, max(0, len(pred) - _TAIL_CHARS))
     named = letters(gold)
     if constant is None or text_words or not named or {"C", "c"} & named:
         return False  # a number has no antiderivative's constant: "5 + C" is no value
@@ -750,6 +750,16 @@ _UNIT_POWER_TAIL_RE = re.compile(r"(?<=[\d}\s])\s*(?:mm|cm|dm|km|m|ft|in)\s*\^\s
 """A unit of area or volume at the end after a number, a brace or a space (``4\\sqrt{3}cm^{2}``)."""
 
 
+_TAIL_CHARS = 24
+"""How far from its end an answer is searched for a unit or a constant of integration: those
+patterns start at any space of a run, so a search over the whole answer would be quadratic."""
+
+
+def _without_unit_power(s: str) -> str:
+    tail = _UNIT_POWER_TAIL_RE.search(s, max(0, len(s) - _TAIL_CHARS))
+    return s if tail is None else s[: tail.start()]
+
+
 def _compared_without_a_unit_power(gold: str, pred: str, text_words: bool) -> bool | None:
     """The verdict on two answers where one is a value with a unit of area or volume at its end and
     neither has a letter but for that unit (``4\\sqrt{3}cm^{2}`` against ``4\\sqrt3``), or None:
@@ -757,7 +767,7 @@ def _compared_without_a_unit_power(gold: str, pred: str, text_words: bool) -> bo
     decided here, on the values."""
     if text_words:
         return None  # units in \\text{}: the certain path's own unit rules decided
-    tg, tp = _UNIT_POWER_TAIL_RE.sub("", gold), _UNIT_POWER_TAIL_RE.sub("", pred)
+    tg, tp = _without_unit_power(gold), _without_unit_power(pred)
     if (tg == gold) == (tp == pred) or not tg.strip() or not tp.strip() or letters(tg) or letters(tp):
         return None  # no unit, one on each side, or a letter that may be a variable
     return compare_answers(tg, tp, text_words)

@@ -404,6 +404,8 @@ ADVERSARIAL = [
     (lambda: extract_answer("final answer" + " " * 100_000 + "is 7"), None),  # beyond the scanned end
     (lambda: extract_answer("a " * 500_000 + "\\boxed{1}"), "1"),
     (lambda: decide_fast("2", "a" * 1999 + "2"), False),  # a bare word: one linear scan
+    (lambda: decide_fast("1", "1" + " " * 1990 + "cm^2"), True),  # a unit's tail: its end only
+    (lambda: decide_fast("x^2", "x^2" + " " * 1990 + "+ C"), True),  # a constant of integration
 ]
 
 

@@ -709,6 +709,18 @@ def _one_value_two_ways(s: str) -> list[str]:
     )
 
 
+_TAIL_CHARS = 24
+"""How far from its end an answer is searched for a unit or a constant of integration: those
+patterns start at any space of a run, so a search over the whole answer would be quadratic."""
+
+
+def _without_tail(s: str, tail_re: re.Pattern[str]) -> str:
+    """``s`` without the match of ``tail_re`` (a pattern anchored at the end) that starts in its
+    last :data:`_TAIL_CHARS` characters."""
+    tail = tail_re.search(s, max(0, len(s) - _TAIL_CHARS))
+    return s if tail is None else s[: tail.start()]
+
+
 _UNIT_TAIL_RE = re.compile(
     r"(?<=[\d}\s])\s*(?:m|s|t|h|c|l|g|d|cm|mm|km|kg|gm|mg|ml|lt|dm|ft|hr|yr|lb|cc|mt|st|rd)\s*$"
 )
@@ -720,7 +732,7 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
     """Whether one answer is the other, a number without letters, with a short unit at its end."""
     if text_words:
         return False  # units in \\text{}: the certain path's own unit rules decided
-    tg, tp = _UNIT_TAIL_RE.sub("", gold), _UNIT_TAIL_RE.sub("", pred)
+    tg, tp = _without_tail(gold, _UNIT_TAIL_RE), _without_tail(pred, _UNIT_TAIL_RE)
     if (tg == gold) == (tp == pred) or not tg.strip() or not tp.strip():
         return False  # no unit, or one on each side
     bare = gold if tg == gold else pred
@@ -729,7 +741,7 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
     return compare_answers(tg, tp, text_words) is True
 
 
-_INTEGRATION_CONSTANT_RE = re.compile(r"\s*\+\s*([Cc])(?:_\{?[0-9]\}?)?\s*$")
+_INTEGRATION_CONSTANT_RE = re.compile(r"\+\s*[Cc](?:_\{?[0-9]\}?)?\s*$")
 """A constant of integration that ends an antiderivative: ``+ C``, ``+c``, ``+ C_1``."""
 
 
@@ -738,26 +750,15 @@ def _equal_but_for_a_constant_of_integration(gold: str, pred: str, text_words: b
     does not name (``12x + 6\\sinh(x) + C`` against ``6\\sinh(x) + 12x``): the general
     antiderivative of which the reference, a function, is one. Credit only, and not the other way:
     a reference with ``+ C`` asks for it."""
-    constant = _INTEGRATION_CONSTANT_RE.search(pred, max(0, len(pred) - _TAIL_CHARS))
+    rest = _without_tail(pred, _INTEGRATION_CONSTANT_RE)
     named = letters(gold)
-    if constant is None or text_words or not named or {"C", "c"} & named:
+    if rest == pred or text_words or not named or {"C", "c"} & named:
         return False  # a number has no antiderivative's constant: "5 + C" is no value
-    rest = pred[: constant.start()]
     return bool(rest.strip()) and compare_answers(gold, rest, text_words) is True
 
 
 _UNIT_POWER_TAIL_RE = re.compile(r"(?<=[\d}\s])\s*(?:mm|cm|dm|km|m|ft|in)\s*\^\s*(?:[23]|\{\s*[23]\s*\})\s*$")
 """A unit of area or volume at the end after a number, a brace or a space (``4\\sqrt{3}cm^{2}``)."""
-
-
-_TAIL_CHARS = 24
-"""How far from its end an answer is searched for a unit or a constant of integration: those
-patterns start at any space of a run, so a search over the whole answer would be quadratic."""
-
-
-def _without_unit_power(s: str) -> str:
-    tail = _UNIT_POWER_TAIL_RE.search(s, max(0, len(s) - _TAIL_CHARS))
-    return s if tail is None else s[: tail.start()]
 
 
 def _compared_without_a_unit_power(gold: str, pred: str, text_words: bool) -> bool | None:
@@ -767,7 +768,7 @@ def _compared_without_a_unit_power(gold: str, pred: str, text_words: bool) -> bo
     decided here, on the values."""
     if text_words:
         return None  # units in \\text{}: the certain path's own unit rules decided
-    tg, tp = _without_unit_power(gold), _without_unit_power(pred)
+    tg, tp = _without_tail(gold, _UNIT_POWER_TAIL_RE), _without_tail(pred, _UNIT_POWER_TAIL_RE)
     if (tg == gold) == (tp == pred) or not tg.strip() or not tp.strip() or letters(tg) or letters(tp):
         return None  # no unit, one on each side, or a letter that may be a variable
     return compare_answers(tg, tp, text_words)

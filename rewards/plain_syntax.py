@@ -160,7 +160,8 @@ def _counted_choice(tokens: list[str], open_at: int) -> tuple[str, int] | None:
     args = split_top(group[0], ",")
     if len(args) != 2 or not all(_WHOLE_NUMBER_TERM_RE.match(a) for a in args):
         return None
-    return f"\\binom{{{args[0].strip()}}}{{{args[1].strip()}}}", group[1]
+    binom = _call("binom", group[0])
+    return None if binom is None else (binom, group[1])
 
 
 def _is_letter(tok: str) -> bool:

@@ -45,7 +45,7 @@ from rewards.answer_values import (
 )
 from rewards.base_numerals import base_numerals_decide
 from rewards.chemical_formulas import chemistry_decide
-from rewards.choice_letters import choice_letter, choices_decide, chosen_option
+from rewards.choice_letters import choice_letter, choices_decide, chosen_option, concluding_choice
 from rewards.clock_times import clock_times_decide
 from rewards.const_eval import evaluate_exact, huge_factorial
 from rewards.derivative_names import derivatives_decide
@@ -610,6 +610,13 @@ def _decide(gold: str, pred: str) -> bool | None | object:
         return True  # the same text gives the same answer, whatever it is
     gold, pred = undouble_backslashes(gold), undouble_backslashes(pred)
     (g, g_sure), (p, p_sure) = answer_and_trust(gold), answer_and_trust(pred)
+    letter = None if g is None else choice_letter(normalize(g))
+    if letter is not None:
+        option = (choice_letter(normalize(p)) if p is not None and p_sure else None) or concluding_choice(
+            pred
+        )
+        if option is not None:
+            return letter == option  # "\\boxed{205} ... The answer is (J).": the option it chose
     same = set_words_decide(g or gold, p or pred)
     if same is not None:
         return same  # "no solution" against "\\varnothing"; "all real numbers" against "\\mathbb{R}"

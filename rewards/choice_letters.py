@@ -18,7 +18,7 @@ import re
 
 from rewards.extract import extract_answer
 
-_CHOICE_RE = re.compile(r"^\(?\s?([A-Ja-e])\s?\)?$")
+_CHOICE_RE = re.compile(r"^(?:\*\*(?=.*\*\*$))?\(?\s?([A-Ja-e])\s?\)?[.:]?(?:\*\*)?$")
 _CHOICE_WITH_TEXT_RE = re.compile(r"^(?:\(([A-Ja-e])\)|([A-J])[.:)])\s\S")
 _CHOICE_WITH_VALUE_RE = re.compile(r"^([A-J])\s?\([^()]{1,40}\)$")
 """An option letter with the option's value in parentheses (``B(6)``, ``B\\text{（6）}``)."""
@@ -64,7 +64,7 @@ _LETTER = (
 )
 """An option letter that is not a name (``B = 5``) nor the first of several (``C和D``)."""
 _ANOTHER_OPTION_LINE_RE = re.compile(r"\n[\s*#]*\(?([A-H])[.．、:)]")
-_CONCLUDING_CHOICE_RE = re.compile(
+_CHINESE_CHOICE_RE = re.compile(
     r"(?:[故应即，,。：:\s]|所以|因此|综上|最终)选(?:择)?[\s：:]{0,4}"
     + _LETTER
     + r"|答案(?:是|为|选|应选)[\s：:]{0,4}(?:选项)?[\s：:]{0,2}"
@@ -74,12 +74,43 @@ _CONCLUDING_CHOICE_RE = re.compile(
     + r"|选项[\s：:]{0,2}"
     + _LETTER
     + r"\$?\s?(?:是|为)?(?:正确|对)"
-    + r"|(?i:(?:correct|right|final)\s(?:answer|option|choice)\sis\s?:?\s?(?:option\s)?)"
-    + _LETTER
 )
 """How a response's conclusion states the option it chose (``故选：D．``, ``综上，选C。``, ``答案是 B.
 $3\\sqrt{3}\\pi$``, ``选项D是正确的``, ``正确答案是选项B``, ``对应选项B``), not an option it rules out
-(``排除选项A和D``, ``故A项不对``); and ``the correct option is $A$``."""
+(``排除选项A和D``, ``故A项不对``)."""
+_SEVERAL = r"\s?(?:,|/|\sand\s|\sor\s)\s?\(?[A-J]\)?(?![A-Za-z])"
+"""After an option letter, another one: the first of several (``A, B, C, D, or E``; ``(A) or (B)``)."""
+_EN_LETTER = (
+    r"(?:\(\s?([A-Ja-j])\s?\)(?!" + _SEVERAL + r")"
+    r"|(?:\$|\\\()?\s?(?:\\text(?:bf)?\{\s?|\\mathrm\{\s?)?([A-H])\}?(?:\$|\s?\\\))?(?![A-Za-z_^]|\s?=|"
+    + _SEVERAL
+    + r")"
+    r"|([IJ])(?=[.!)]?\s*$|[.!,;]\s)"
+    r"|([a-e])(?=[.!]?\s*$))"
+)
+"""An option letter after an English choice phrase: in parentheses (any of ``(A)`` to ``(J)``, also
+in lower case), bare ``A`` to ``H`` not as a name (``B = 5``) nor the first of several, ``I`` or
+``J`` (a pronoun or a numeral otherwise) and lower-case ``a`` to ``e`` (an article otherwise) only
+where a sentence ends."""
+_EN_CHOICE_RE = re.compile(
+    r"(?i:(?<![A-Za-z])(?:(?:(?:correct|right|final|best)\s)?(?:answer|option|choice)\s(?:is|would\sbe|should\sbe)"
+    r"|answer\s?[:：\-–]|(?:choose|chose|pick|select|prefer|go\swith))"
+    r"\s?:?\s?(?:option\s|choice\s)?)"
+    + _EN_LETTER
+    + r"|(?i:(?<![A-Za-z])(?:therefore|thus|hence|so)\s?[:,]?\s?)"
+    + _EN_LETTER
+    + r"(?=\s?[.!]?\s*$)"
+)
+"""How an English conclusion states the option it chose: ``The answer is (J).``, ``the best answer
+is: ( C )``, ``Answer: (D) 24``, ``Answer - b``, ``I choose A``; ``Therefore: B`` at the end."""
+_EN_CORRECT_OPTION_RE = re.compile(
+    r"(?<![A-Za-z'’])(?i:(?:option|choice)\s)?"
+    + _EN_LETTER
+    + r"(?i:\s(?:is|would\sbe)\s(?:the\s)?(?:correct|right|best))(?![A-Za-z])"
+    r"|^\s*(?i:option|choice)\s" + _EN_LETTER + r"\s*\.?\s*$"
+)
+"""An option a conclusion calls correct (``B is correct``, ``Option B is the best``) or names alone
+(``Option B``): read only where no choice phrase is."""
 _CONCLUSION_CHARS = 400
 """A choice statement is looked for only in a response's last characters (its conclusion)."""
 
@@ -88,7 +119,7 @@ def chosen_option(text: str, response: bool = True) -> str | None:
     """The option letter a response opens with, or that its answer phrase gives with the option's
     text (``Therefore, the answer is (a) Baire category theorem.``), in upper case; or None. Of a
     ``response`` also the option its first line is alone (``D\\n【分析】...``) or its conclusion
-    states (the last of :data:`_CONCLUDING_CHOICE_RE`; ``故选：D．``); a reference's reasoning after
+    states (the last of :data:`_CHINESE_CHOICE_RE` or :data:`_EN_CHOICE_RE`; ``故选：D．``); a reference's reasoning after
     its letter is left to math-verify (CHOICE, docs/rewards.md)."""
     m = _OPTION_SENTENCE_RE.match(text) or (_LONE_OPTION_LINE_RE.match(text) if response else None)
     if m is None:
@@ -102,11 +133,12 @@ def chosen_option(text: str, response: bool = True) -> str | None:
 def concluding_choice(text: str) -> str | None:
     """The option letter the last choice statement in ``text``'s conclusion gives, or None."""
     tail = text[-_CONCLUSION_CHARS:]
-    matches = list(_CONCLUDING_CHOICE_RE.finditer(tail))
-    last = matches[-1] if matches else None
+    stated = [*_CHINESE_CHOICE_RE.finditer(tail), *_EN_CHOICE_RE.finditer(tail)]
+    matches = stated or list(_EN_CORRECT_OPTION_RE.finditer(tail))
+    last = max(matches, key=lambda m: m.start(), default=None)
     if last is None:
         return None
-    letter = next(g for g in last.groups() if g)
+    letter = next(g for g in last.groups() if g).upper()
     others = {m.group(1) for m in _ANOTHER_OPTION_LINE_RE.finditer(tail, last.end())} - {letter}
     return None if others else letter  # "正确答案是：\nC. ...\nD. ...": two options
 

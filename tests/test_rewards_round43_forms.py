@@ -1,0 +1,93 @@
+"""Answer forms found by held-out round 43 (multiple-choice benchmarks' graded responses, option-letter
+extractors' test tables, financial QA): a reference that is an option letter is decided by the option
+the response's conclusion states in English (``The answer is (J).``, ``I choose B``, ``Option B is
+correct``), even after a boxed value, and a response's own option list does not count as its choice. Every example here is written
+for this file, not taken from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.certain_path import decide_fast
+from rewards.choice_letters import choice_letter, concluding_choice
+from rewards.equivalence import compare
+
+STEPS = "First, 3x + 2 = 11, so 3x = 9 and x = 3.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # an English choice phrase at the end of a response
+        ("C", STEPS + "The correct answer is (C).", True),
+        ("C", STEPS + "The correct answer is (D).", False),
+        ("J", STEPS + "The answer is (J).", True),
+        ("I", STEPS + "Thus, the answer is (I).", True),
+        ("I", STEPS + "The answer is I.", True),
+        ("E", STEPS + "So the answer is E.", True),
+        ("H", STEPS + "The correct answer is (H) True, True.", True),
+        ("D", STEPS + "Hence, the best answer is: ( D ).", True),
+        ("B", "I choose B", True),
+        ("B", "I would pick b", True),
+        ("A", "Between A and C, I choose A.", True),
+        ("B", "Answer - b", True),
+        ("B", "My answer: B", True),
+        ("B", "Option B is correct because the slope is negative.", True),
+        ("B", "Looking at the options, B is the best.", True),
+        ("C", "The best choice is option C", True),
+        ("A", "Option A", True),
+        ("B", "Therefore: B", True),
+        ("B", "B:", True),
+        ("B", "**B**", True),
+        ("A", "the answer is \\(A\\).", True),
+        # the conclusion's option wins over a boxed value and over the options listed first
+        ("J", STEPS + "\\[ \\boxed{205} \\]\n\nThe answer is (J).", True),
+        ("G", STEPS + "The answer is \\( \\boxed{0.4772} \\).\n\nThe answer is (G).", True),
+        ("A", STEPS + "The answer is \\( \\boxed{3} \\).\n\nThe answer is (B).", False),
+        ("B", "\nA. 1\nB. 2\nC. 3\nD. 4\nTherefore: B", True),
+        ("A", "\nA. 1\nB. 2\nC. 3\nD. 4\nTherefore: B", False),
+        ("A", "Among A through E, the answer is D.\n\nThe tree is 23 metres tall.", False),
+        # no choice: several letters, a hedge, a name, a pronoun, an article
+        ("A", "Among A through E, the answer is A, B, C, D, or E.", None),
+        ("B", "The answer is (A) or (B)", False),
+        ("D", "so D is the midpoint. Then the area is 5.", None),
+        ("B", "Therefore, B and C are congruent.", None),
+        ("A", "Answer: A = 5", None),
+        ("I", "So I think the answer is 12.", None),
+        ("A", "the answer is a rational number", None),
+        ("C", "The answer is not C but D.", None),
+    ],
+)
+def test_english_conclusion_states_the_option(gold: str, pred: str, equal: bool | None) -> None:
+    if equal is None:  # no option read: the certain path does not credit it
+        assert decide_fast(gold, pred) is not True
+    else:
+        assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("The answer is (J).", "J"),
+        ("Therefore, the best answer is: (c).", "C"),
+        ("We choose D!", "D"),
+        ("A or B? I choose A", "A"),
+        ("A and B are both possible, but A is correct", "A"),
+        ("The answer is A but maybe B", "A"),
+        ("I think it might be A or B", None),
+        ("I don't know the answer", None),
+        ("B is not correct; the answer is (C).", "C"),
+        ("the correct answer is (D), not option C", "D"),
+        ("The answer is " * 5000 + "(B).", "B"),  # only the conclusion is read
+    ],
+)
+def test_concluding_choice(text: str, option: str | None) -> None:
+    assert concluding_choice(text) == option
+
+
+@pytest.mark.parametrize(
+    ("answer", "letter"),
+    [("B", "B"), ("(b)", "B"), ("B.", "B"), ("B:", "B"), ("**B**", "B"), ("**B", None), ("B::", None)],
+)
+def test_choice_letter_forms(answer: str, letter: str | None) -> None:
+    assert choice_letter(answer) == letter

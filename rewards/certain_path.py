@@ -99,6 +99,7 @@ from rewards.named_values import (
 from rewards.physical_units import common_unit_dropped, quantities_decide, temperatures_decide
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
+from rewards.scale_words import scaled_equal
 from rewards.set_identities import set_identities_decide
 from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
@@ -644,6 +645,8 @@ def _decide(gold: str, pred: str) -> bool | None | object:
         verdict = compare_answers(ng, np_, text_words)
     if verdict is not True and _equal_but_for_a_constant_of_integration(ng, np_, text_words):
         return True  # "6\\sinh x + 12x" against "12x + 6\\sinh x + C": the general antiderivative
+    if verdict is not True and scaled_equal(ng, np_):
+        return True  # "1500000" against "1.5 million": the value the scale word gives
     if verdict is not True and _equal_in_radians(g, p, ng, np_, text_words):
         return True  # "\\cos 60^\\circ" against "\\frac12"; "30^\\circ" against "\\frac{\\pi}{6}"
     if verdict is not True and _equal_as_real_roots(ng, np_, text_words):

@@ -122,7 +122,7 @@ def test_answers_read_from_prose_that_differ(gold: str, pred: str, verdict: bool
         ("3", "1.50 left", False, "certain"),
         ("3.7", "26 bits", False, "certain"),
         ("31", "31 pens", True, "certain"),  # the number, of things the words name
-        ("30000", "30 thousand", False, "symbolic"),  # a scale word: not decided here
+        ("30000", "30 thousand", True, "certain"),  # a scale word: its value (rewards/scale_words.py)
     ],
 )
 def test_letters_and_counted_things(gold: str, pred: str, equal: bool, path: str) -> None:

@@ -1,7 +1,8 @@
 """Answer forms found by held-out round 43 (multiple-choice benchmarks' graded responses, option-letter
 extractors' test tables, financial QA): a reference that is an option letter is decided by the option
 the response's conclusion states in English (``The answer is (J).``, ``I choose B``, ``Option B is
-correct``), even after a boxed value, and a response's own option list does not count as its choice. Every example here is written
+correct``), even after a boxed value, and a response's own option list does not count as its choice;
+numbers written with a scale word (``1.5 million``) are their value. Every example here is written
 for this file, not taken from an evaluation set."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 from rewards.certain_path import decide_fast
 from rewards.choice_letters import choice_letter, concluding_choice
 from rewards.equivalence import compare
+from rewards.scale_words import scaled_value
 
 STEPS = "First, 3x + 2 = 11, so 3x = 9 and x = 3.\n\n"
 
@@ -91,3 +93,30 @@ def test_concluding_choice(text: str, option: str | None) -> None:
 )
 def test_choice_letter_forms(answer: str, letter: str | None) -> None:
     assert choice_letter(answer) == letter
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("1500000", "1.5 million", True),
+        ("1500000", "\\$1.5 million", True),
+        ("1.5 million", "1500000", True),
+        ("\\$1,500,000", "\\$1.5 million", True),
+        ("2000000000", "2 billion", True),
+        ("1500", "1.5 thousand dollars", True),
+        ("1500000", "\\boxed{1.5 \\text{ million}}", True),
+        ("1500000", "1.5 millions", True),
+        ("1600000", "1.5 million", False),
+        ("1500001", "1.5 million", False),
+    ],
+)
+def test_scale_words(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+def test_scale_words_read_the_value() -> None:
+    assert scaled_value("2.5 billion") == 2_500_000_000
+    assert scaled_value("3 lakh") == 300_000
+    assert scaled_value("-4.2 million") == -4_200_000
+    assert scaled_value("12% million") is None
+    assert scaled_value("a million") is None

@@ -9,7 +9,10 @@ symbol, and an expression without it never equals it. The letter ``e`` is left o
 number, nor ``i``). Options run from A to J (MMLU-Pro has ten; lower case only a to e, as ``f``,
 ``g`` and ``h`` name functions). The option's *value* against a letter (``-12`` for ``B``) needs the question's options:
 no verdict here. A response also chooses in its conclusion (``故选：D．``, ``综上，选C。``, ``the correct
-option is $A$``: :func:`concluding_choice`) or on a first line of its own (``D\n【分析】...``).
+option is $A$``, ``The answer is (J).``, ``I choose B``, ``Option B is correct``:
+:func:`concluding_choice`) or on a first line of its own (``D\n【分析】...``). Against a reference
+that is a letter, the option a conclusion states decides, also after a boxed value (MMLU-Pro's
+responses box the value, then name the option) and over the options a response lists first.
 """
 
 from __future__ import annotations

@@ -575,10 +575,6 @@ def _same_but_for_arrows(g: str, p: str) -> bool:
     return text_key(bare_g) == text_key(bare_p) and digit_gaps(bare_g) == digit_gaps(bare_p)
 
 
-_HEDGE_RE = re.compile(r"^[^=<>]{1,40} or [^=<>]{1,40}$")
-"""Two values joined by "or" (``5 or 6``), read from an answer phrase."""
-
-
 def decide_fast(gold: str, pred: str) -> bool | None:
     """The certain path's verdict for two answers (or texts), or None if math-verify is needed."""
     verdict = _decide(gold, pred)
@@ -666,7 +662,7 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):
-        if g_sure and bare_gold and " or " not in ng and len(split_top(ng)) == 1 and _HEDGE_RE.search(np_):
+        if g_sure and bare_gold and " or " not in ng and len(split_top(ng)) == 1 and _hedged(np_):
             return False  # "The answer is 5 or 6.": a hedge between values is not the value
         if g_sure and _every_box_differs(g, pred, True, text_words):
             return False
@@ -685,6 +681,18 @@ _DISOWNING_RE = re.compile(
 ≠, 错 (wrong), 不对 (not right), 不是 (is not)."""
 _HEDGE_RE = re.compile(r"(?<![A-Za-z])(?:maybe|perhaps|possibly|unless|or)(?![A-Za-z])|\u6216", re.IGNORECASE)
 """Words that offer another value, when the text has one: "maybe 7", "(or 7)", "unless 7", 或 (or)."""
+
+
+_OR_RE = re.compile(r"\s+or\s+")
+
+
+def _hedged(answer: str) -> bool:
+    """Whether an answer read from prose offers another value (``5 or 6``, ``maybe 7``); not an
+    amount restated as a percent (``108, or 1.75%``: an increase of $108, or 1.75 %)."""
+    if not _HEDGE_RE.search(answer):
+        return False
+    parts = [part.strip(" ,.") for part in _OR_RE.split(answer)]
+    return not (len(parts) == 2 and sum(part.endswith("%") for part in parts) == 1)
 
 
 def disowned(answer: str) -> bool:

@@ -120,3 +120,10 @@ def test_scale_words_read_the_value() -> None:
     assert scaled_value("-4.2 million") == -4_200_000
     assert scaled_value("12% million") is None
     assert scaled_value("a million") is None
+
+
+def test_an_amount_restated_as_a_percent_is_no_hedge() -> None:
+    text = "The revenue rose from $6,160 to $6,268.\n\n**Answer:** The revenue increased by $108, or 1.75%."
+    assert decide_fast("108", text) is not False  # math-verify reads 108: not refused as a hedge
+    assert compare("108", text).equal
+    assert compare("5", "The answer is 5 or 6.").equal is False

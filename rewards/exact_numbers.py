@@ -142,17 +142,33 @@ def _decimal_digits(s: str) -> int | None:
 
 
 FLOAT_ARTIFACT_DIGITS = 16
-"""A decimal with this many fractional digits may be a binary float printed in full."""
+"""A decimal with this many fractional digits, or significant digits, may be a binary float
+printed in full."""
+
+
+def _significant_digits(s: str) -> int:
+    return len(s.replace(".", "").lstrip("0"))
 
 
 def _float_artifact(s: str) -> str:
-    """``0.30000000000000004`` (``0.1 + 0.2`` printed by Python) -> ``0.3``: a decimal with 16 or
-    more fractional digits that 15 significant digits print much shorter is that shorter decimal.
-    ``0.1234567890123456`` stays as written."""
-    if len(s.partition(".")[2]) < FLOAT_ARTIFACT_DIGITS or "e" in s.lower():
+    """A binary float printed in full, as the shorter decimal it is: ``0.30000000000000004``
+    (``0.1 + 0.2`` printed by Python) -> ``0.3`` (16 or more fractional digits that 15
+    significant digits print much shorter); ``560.9999999999999``, ``0.9999999999999939`` (a
+    program's sum) -> ``561``, ``1`` (16 or more significant digits, of which the first 12 give a
+    decimal at least 6 digits shorter: a double's rounding noise, not digits a writer chose).
+    ``0.1234567890123456`` and ``3.141592653589793`` stay as written."""
+    if "." not in s or "e" in s.lower():
         return s
-    short = format(float(s), ".15g")
-    return short if "e" not in short and len(short) <= len(s) - 4 else s
+    if len(s.partition(".")[2]) >= FLOAT_ARTIFACT_DIGITS:
+        short = format(float(s), ".15g")
+        if "e" not in short and len(short) <= len(s) - 4:
+            return short
+    digits = _significant_digits(s)
+    if digits >= FLOAT_ARTIFACT_DIGITS:
+        short = format(float(s), ".12g")
+        if "e" not in short and _significant_digits(short) <= digits - 6:
+            return short
+    return s
 
 
 def _unsigned_number(s: str) -> Num | None:

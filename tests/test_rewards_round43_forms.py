@@ -122,6 +122,27 @@ def test_scale_words_read_the_value() -> None:
     assert scaled_value("a million") is None
 
 
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # a binary float printed in full by a program: the shorter decimal it is
+        ("561", "560.9999999999999", True),
+        ("64", "63.999999999999986", True),
+        ("1", "0.9999999999999939", True),
+        ("-19.4", "-19.400000000000006", True),
+        ("0.76", "0.7600000000000051", True),
+        ("0.3", "0.30000000000000004", True),
+        # digits a writer chose stay as written
+        ("1", "0.99999999999999", False),
+        ("\\pi", "3.141592653589793", True),  # sixteen digits of pi: the exact value rounded
+        ("0.38", "0.38025641025641027", False),
+        ("1.000001", "1.000002", False),
+    ],
+)
+def test_binary_floats_printed_in_full(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
 def test_an_amount_restated_as_a_percent_is_no_hedge() -> None:
     text = "The revenue rose from $6,160 to $6,268.\n\n**Answer:** The revenue increased by $108, or 1.75%."
     assert decide_fast("108", text) is not False  # math-verify reads 108: not refused as a hedge

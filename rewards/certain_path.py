@@ -950,7 +950,29 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
             pair = (a, math) if short is gold else (math, a)
             if compare_answers(*prepare_pair(*pair)) is True:
                 return True  # "[50, 100]" against "The interval ... is [50, 100].": credit only
+    a = answer_of(gold)
+    value = None if a is None else _math_named_at_end(last_sentence(pred))
+    if a is not None and value is not None and compare_answers(*prepare_pair(a, value)) is True:
+        return True  # "...\n\nTherefore, Adam's final score was 50 points.": credit only
     return None
+
+
+_END_TOKEN_RE = re.compile(r"(?:\s*(?:</s>|<\|endoftext\|>|<\|im_end\|>|<\|eot_id\|>|<eos>))+\s*$")
+"""End-of-sequence tokens a log may keep after a response (``</s>``, ``<|im_end|>``)."""
+_SENTENCE_START_RE = re.compile(r"(?:^|\n|(?<=[.!?])\s+)(?=[A-Z])")
+LAST_SENTENCE_CHARS = 240
+"""A response's conclusion is looked for in its last characters."""
+
+
+def last_sentence(response: str) -> str:
+    """The last sentence of a response's last line, without end-of-sequence tokens
+    (``... = 50 points.\n\nTherefore, Adam's final score was 50 points.</s>`` -> ``Therefore, Adam's
+    final score was 50 points.``); a sentence starts at a capital letter after a line break or
+    after ``.``, ``!``, ``?`` and a space (``0.5`` is no break)."""
+    end = response[-LAST_SENTENCE_CHARS:]
+    end = _END_TOKEN_RE.sub("", end.rstrip()) if "<" in end else end.rstrip()
+    starts = [m.start() for m in _SENTENCE_START_RE.finditer(end)]
+    return end[starts[-1] :].strip() if starts else ""
 
 
 _MATH_AT_END_RE = re.compile(
@@ -970,4 +992,6 @@ def _math_named_at_end(text: str) -> str | None:
     if m is None or _NEGATION_RE.search(text) or len(_COPULA_RE.findall(text)) != 1:
         return None
     value = m.group(1).strip()
+    if _NUMBER_OF_THINGS_RE.match(value):
+        return value  # "50 points": a number of things, compared as the number
     return None if _WORD_RE.search(COMMAND_RE.sub(" ", value)) else value

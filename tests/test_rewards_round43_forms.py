@@ -148,3 +148,26 @@ def test_an_amount_restated_as_a_percent_is_no_hedge() -> None:
     assert decide_fast("108", text) is not False  # math-verify reads 108: not refused as a hedge
     assert compare("108", text).equal
     assert compare("5", "The answer is 5 or 6.").equal is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # a response's last sentence names its value after its one verb: credit only
+        ("50", "He scored 25 + 25 = 50 points.\n\nTherefore, his final score was 50 points.</s>", True),
+        ("2.5", "We get 3.5 and then 2.5.\nThe value is 2.5.<|im_end|>", True),
+        (
+            "5\\sqrt{3}",
+            "√75 = √25 × √3 = 5√3\n\nSo, the simplified form of the square root of 75 is 5√3.",
+            True,
+        ),
+        ("51", "He scored 25 + 25 = 50 points.\n\nTherefore, his final score was 50 points.", False),
+        ("12", "The total is 5 + 7 = 12.\n\nThe answer is not 12.", None),  # a negation: no reading
+        ("12", "First 12 apples. The second box is 12 and the third is 7.", None),  # two verbs
+    ],
+)
+def test_last_sentence_names_the_value(gold: str, pred: str, equal: bool | None) -> None:
+    if equal is None:
+        assert decide_fast(gold, pred) is not True
+    else:
+        assert compare(gold, pred).equal is equal

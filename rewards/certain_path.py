@@ -75,11 +75,11 @@ from rewards.expressions import (
     not_the_constant,
 )
 from rewards.extract import (
-    ANSWER_CLOSE,
-    ANSWER_OPEN,
+    ANSWER_TAGS,
     CHINESE_ANSWER_MARKS,
     FOREIGN_ANSWER_PHRASES,
     THINK_CLOSE,
+    answer_tag,
     box_contents,
     braced,
     extract_answer,
@@ -471,7 +471,14 @@ def _has_anchor(text: str) -> bool:
     return any(mark in text for mark in _ANCHORS)
 
 
-_ANCHORS = ("\\boxed", "\\fbox", THINK_CLOSE, ANSWER_CLOSE, "####", *CHINESE_ANSWER_MARKS)
+_ANCHORS = (
+    "\\boxed",
+    "\\fbox",
+    THINK_CLOSE,
+    *(close for _, close in ANSWER_TAGS),
+    "####",
+    *CHINESE_ANSWER_MARKS,
+)
 
 
 def answer_and_trust(text: str) -> tuple[str | None, bool]:
@@ -482,14 +489,26 @@ def answer_and_trust(text: str) -> tuple[str | None, bool]:
         if source == "boxed" and text.count("\\boxed") + text.count("\\fbox") > 1:
             # several boxes: the extraction may have kept only some (prose between them)
             return got, False
-        if source == "tag" and (tail(text).count(ANSWER_OPEN) > 1 or got is None or _is_sentence(got)):
+        if source == "tag" and (_answer_tags(tail(text)) > 1 or got is None or _is_sentence(got)):
             return got, False  # several tags, or a sentence in the tag: the answer is not certain
         return got, source in ("boxed", "tag", "hash")
     stated = json_answer_at_end(text)
     if stated is not None:
         return stated, not _is_sentence(stated)  # {"reasoning": "...", "answer": 22} ends the text
     got, how = _read_answer(text)
+    if how == "bare" and _MARKUP_RE.search(text):
+        return got, False  # "<result>6</result>", "6 <end>": markup around the answer, not an answer
     return got, how == "bare" or (how == "phrase" and got is not None and _final_number_phrase(text, got))
+
+
+_MARKUP_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9_]{0,30}>")
+"""An XML or HTML tag (``<result>``, ``</b>``)."""
+
+
+def _answer_tags(text: str) -> int:
+    """How many answer tags of the kind that closes last ``text`` opens."""
+    tag = answer_tag(text)
+    return 0 if tag is None else text.count(tag[0])
 
 
 _PLAIN_NUMBER_RE = re.compile(r"-?(?:\d{1,3}(?:[ ,]\d{3})+|\d+)(?:[.,]\d+)?")

@@ -197,14 +197,31 @@ def _clean_phrase(ans: str) -> str:
     return ans
 
 
+ANSWER_TAGS = ((ANSWER_OPEN, ANSWER_CLOSE), ("<final>", "</final>"), ("<final_answer>", "</final_answer>"))
+"""The tags a response may put its answer in: ``<answer>`` (R1-style prompts), ``<final>``,
+``<final_answer>``."""
+
+
+def answer_tag(text: str) -> tuple[str, str] | None:
+    """The (opening, closing) answer tag that closes last in ``text``, or None."""
+    ends = [(text.rfind(close), (open_, close)) for open_, close in ANSWER_TAGS]
+    end, tag = max(ends)
+    return tag if end >= 0 else None
+
+
 def tag_answer(text: str) -> str | None:
-    """The content of the last ``<answer>...</answer>`` (an "answer is ..." phrase inside it cut
-    to its answer), or None. Plain ``rfind``: linear however many tags the text has."""
-    end = text.rfind(ANSWER_CLOSE)
-    start = text.rfind(ANSWER_OPEN, 0, end) if end >= 0 else -1
+    """The content of the last ``<answer>...</answer>`` (or ``<final>``, ``<final_answer>``: an
+    "answer is ..." phrase inside it cut to its answer), or None. Plain ``rfind``: linear however
+    many tags the text has."""
+    tag = answer_tag(text)
+    if tag is None:
+        return None
+    open_, close = tag
+    end = text.rfind(close)
+    start = text.rfind(open_, 0, end)
     if start < 0:
         return None
-    content = text[start + len(ANSWER_OPEN) : end].strip()
+    content = text[start + len(open_) : end].strip()
     if not content:
         return None
     return _phrase_answer(content) or content

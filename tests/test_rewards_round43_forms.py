@@ -171,3 +171,24 @@ def test_last_sentence_names_the_value(gold: str, pred: str, equal: bool | None)
         assert decide_fast(gold, pred) is not True
     else:
         assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        # <final> and <final_answer> tags hold the answer, as <answer> does
+        ("6", "6\n\n<final>6</final>", True),
+        ("1/2", "Explanation: the result is 1/2. <final>1/2</final>", True),
+        ("(ax+by+ay-bx)(ax+by-ay+bx)", "<final>\\( (a(x-y)+b(x+y))\\,(a(x+y)-b(x-y)) \\)</final>", True),
+        ("7", "<final_answer>7</final_answer>", True),
+        ("7", "<final>7</final> ... <answer>8</answer>", False),  # the tag that closes last
+        ("5", "6\n\n<final>6</final>", False),
+    ],
+)
+def test_final_tags(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize("pred", ["<result>6</result>", "6\n<solution>6</solution>", "6 <end>", "9</final>"])
+def test_markup_is_no_bare_answer(pred: str) -> None:
+    assert decide_fast("6", pred) is None  # not refused for certain: math-verify reads the text

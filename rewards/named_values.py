@@ -147,7 +147,8 @@ def _indexed_roots_decide(
     return True
 
 
-_FUNC_DEF_RE = re.compile(r"^([a-zA-Z])\(([a-zA-Z])\) ?=(.*)$")
+_FUNC_DEF_RE = re.compile(r"^([a-zA-Z](?:\^\{-1\}|\^-1|'{1,2}|_\{?[0-9a-zA-Z]\}?)?)\(([a-zA-Z])\) ?=(.*)$")
+"""A function's definition: its name (``f``, ``f^{-1}``, ``f'``, ``g_1``), one argument, its body."""
 
 
 def rename_variable(gold: str, pred: str) -> str:

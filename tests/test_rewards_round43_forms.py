@@ -192,3 +192,17 @@ def test_final_tags(gold: str, pred: str, equal: bool) -> None:
 @pytest.mark.parametrize("pred", ["<result>6</result>", "6\n<solution>6</solution>", "6 <end>", "9</final>"])
 def test_markup_is_no_bare_answer(pred: str) -> None:
     assert decide_fast("6", pred) is None  # not refused for certain: math-verify reads the text
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("f^{-1}(x) = 10^x", "f^{-1}(y) = 10^y", True),  # an inverse's argument renamed
+        ("f'(x)=2x", "f'(t)=2t", True),
+        ("f_1(x)=x+1", "f_1(u)=u+1", True),
+        ("f^{-1}(x) = 10^x", "f^{-1}(y) = 10^x", False),
+        ("f^{-1}(x) = 10^x", "f(y) = 10^y", False),  # another function
+    ],
+)
+def test_renamed_argument_of_a_named_function(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

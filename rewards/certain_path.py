@@ -628,9 +628,8 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     (g, g_sure), (p, p_sure) = answer_and_trust(gold), answer_and_trust(pred)
     letter = None if g is None else choice_letter(normalize(g))
     if letter is not None:
-        option = (choice_letter(normalize(p)) if p is not None and p_sure else None) or concluding_choice(
-            pred
-        )
+        own = choice_letter(normalize(p)) if p is not None and p_sure else None  # "\\boxed{B}"
+        option = own or concluding_choice(pred)
         if option is not None:
             return letter == option  # "\\boxed{205} ... The answer is (J).": the option it chose
     same = set_words_decide(g or gold, p or pred)

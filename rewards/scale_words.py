@@ -16,7 +16,7 @@ from rewards.exact_numbers import Num, read_number
 
 _SCALES = {"thousand": 3, "lakh": 5, "million": 6, "crore": 7, "billion": 9, "trillion": 12}
 _SCALED_RE = re.compile(
-    r"^([-+]?\s?[\d.,]{1,40})\s?(thousand|lakh|million|crore|billion|trillion)s?(?![A-Za-z])(.{0,40})$",
+    rf"^([-+]?\s?[\d.,]{{1,40}})\s?({'|'.join(_SCALES)})s?(?![A-Za-z])(.{{0,40}})$",
     re.IGNORECASE,
 )
 """A number, a scale word (``million``, ``millions``), and what may follow it (a unit word)."""

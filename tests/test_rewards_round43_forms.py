@@ -17,6 +17,14 @@ from rewards.scale_words import scaled_value
 STEPS = "First, 3x + 2 = 11, so 3x = 9 and x = 3.\n\n"
 
 
+def _assert_verdict(gold: str, pred: str, equal: bool | None) -> None:
+    """``equal`` is the verdict; None: nothing is read, so the certain path does not credit it."""
+    if equal is None:
+        assert decide_fast(gold, pred) is not True
+    else:
+        assert compare(gold, pred).equal is equal
+
+
 @pytest.mark.parametrize(
     ("gold", "pred", "equal"),
     [
@@ -61,10 +69,7 @@ STEPS = "First, 3x + 2 = 11, so 3x = 9 and x = 3.\n\n"
     ],
 )
 def test_english_conclusion_states_the_option(gold: str, pred: str, equal: bool | None) -> None:
-    if equal is None:  # no option read: the certain path does not credit it
-        assert decide_fast(gold, pred) is not True
-    else:
-        assert compare(gold, pred).equal is equal
+    _assert_verdict(gold, pred, equal)
 
 
 @pytest.mark.parametrize(
@@ -167,10 +172,7 @@ def test_an_amount_restated_as_a_percent_is_no_hedge() -> None:
     ],
 )
 def test_last_sentence_names_the_value(gold: str, pred: str, equal: bool | None) -> None:
-    if equal is None:
-        assert decide_fast(gold, pred) is not True
-    else:
-        assert compare(gold, pred).equal is equal
+    _assert_verdict(gold, pred, equal)
 
 
 @pytest.mark.parametrize(

@@ -248,8 +248,17 @@ class WorkerPool:
                     self._spawn_locked()
             self._cond.notify_all()
 
-    def compare(self, gold: str, pred: str, timeout_s: float, deadline: float | None = None) -> str:
-        """EQUAL / DIFFERENT, or TIMEOUT / UNAVAILABLE; never later than ``deadline``."""
+    def compare(
+        self,
+        gold: str,
+        pred: str,
+        timeout_s: float,
+        deadline: float | None = None,
+        work_s: float | None = None,
+    ) -> str:
+        """EQUAL / DIFFERENT, or TIMEOUT / UNAVAILABLE; never later than ``deadline``. ``work_s``
+        bounds the worker's time on this pair once it holds one (the wait for it is not counted):
+        a comparison that runs longer is TIMEOUT, like one that reaches ``deadline``."""
         if deadline is None:
             deadline = time.monotonic() + timeout_s
         for attempt in (1, 2):
@@ -258,8 +267,9 @@ class WorkerPool:
                 with self._cond:
                     self.unavailable += 1
                 return UNAVAILABLE
+            ask_deadline = deadline if work_s is None else min(deadline, time.monotonic() + work_s)
             try:
-                result = worker.ask(gold, pred, deadline)
+                result = worker.ask(gold, pred, ask_deadline)
             except (WorkerError, OSError, ValueError) as exc:
                 logger.warning("symbolic worker failed (%s); replacing it (attempt %d)", exc, attempt)
                 self._give_back(worker, healthy=False)
@@ -267,7 +277,8 @@ class WorkerPool:
             if result is None:
                 with self._cond:
                     self.timeouts += 1
-                logger.info("symbolic comparison exceeded its %.2f s bound; worker killed", timeout_s)
+                bound = timeout_s if work_s is None else min(timeout_s, work_s)
+                logger.info("symbolic comparison exceeded its %.2f s bound; worker killed", bound)
                 self._give_back(worker, healthy=False)
                 return TIMEOUT
             with self._cond:
@@ -302,9 +313,11 @@ def get_pool() -> WorkerPool:
         return _POOL
 
 
-def symbolic_compare(gold: str, pred: str, timeout_s: float, deadline: float | None = None) -> str:
+def symbolic_compare(
+    gold: str, pred: str, timeout_s: float, deadline: float | None = None, work_s: float | None = None
+) -> str:
     """Compare two answers (texts) with math-verify in a worker; see :meth:`WorkerPool.compare`."""
-    return get_pool().compare(gold, pred, timeout_s, deadline)
+    return get_pool().compare(gold, pred, timeout_s, deadline, work_s)
 
 
 def symbolic_equal(gold: str, pred: str, timeout_s: float) -> bool:

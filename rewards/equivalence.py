@@ -29,6 +29,7 @@ Where the rules live: :mod:`rewards.certain_path` (the rule chain, :func:`decide
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import time
@@ -41,6 +42,7 @@ from rewards.answer_text import (
     MAX_ANSWER_CHARS,
     TEXT_CMD_RE,
     decorations_removed,
+    greek_variants_as_plain,
     in_math_mode,
     juxtaposed_numbers,
     markdown_bold_removed,
@@ -86,6 +88,12 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = 3.0
 """Wall-clock bound for one comparison, waiting for a worker included (seconds)."""
+
+SYMBOLIC_WORK_S = 1.0
+"""Most time a worker spends on one reading of a pair (seconds; the wait for a worker is not
+counted); ``REWARDS_SYMBOLIC_WORK_S`` overrides it. Over 21,988 held-out pairs, every pair the
+symbolic path credited rightly took under 0.5 s, while the 131 pairs that took longer held 57 % of
+all the time and were never credited rightly: a longer comparison is not verified (``timeout``)."""
 
 _CACHE_SIZE = 65536
 
@@ -165,7 +173,8 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
             _remember(key, hit)
             return Verdict(hit, "cache")
     mv_gold, mv_pred = _for_verify(gold, g), _for_verify(pred, p)
-    outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline)
+    work_s = symbolic_work_s()
+    outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline, work_s)
     if outcome == EQUAL or outcome in (TIMEOUT, UNAVAILABLE):
         result = outcome == EQUAL
     elif apart:
@@ -179,7 +188,7 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         elif _prose(ng) or _prose(np_):
             pass  # in math mode its words are a product of letters: 5 s of sympy, no answer
         elif text_key(alt[0]) != text_key(mv_gold) or text_key(alt[1]) != text_key(mv_pred):
-            outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline)
+            outcome = symbolic_compare(alt[0], alt[1], float(timeout_s), deadline, work_s)
         result = outcome == EQUAL
     else:
         result = False
@@ -195,14 +204,33 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     return Verdict(result, "symbolic")
 
 
+def symbolic_work_s() -> float:
+    """:data:`SYMBOLIC_WORK_S`, or ``REWARDS_SYMBOLIC_WORK_S`` when that is a positive number."""
+    raw = os.environ.get("REWARDS_SYMBOLIC_WORK_S")
+    if raw is None:
+        return SYMBOLIC_WORK_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        logger.warning(
+            "REWARDS_SYMBOLIC_WORK_S=%r is not a positive number of seconds; using %s", raw, SYMBOLIC_WORK_S
+        )
+        return SYMBOLIC_WORK_S
+    return value
+
+
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
     given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
     ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
     Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``)."""
+    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``); ``\\varepsilon`` as
+    ``\\epsilon``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
+    text = greek_variants_as_plain(text)
     text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))
     text = glued_functions_written_out(text)
     text = fraction_coefficients_written_out(chinese_numerals_written_out(text))

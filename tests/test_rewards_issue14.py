@@ -364,6 +364,37 @@ def test_dead_idle_worker_is_replaced_and_the_call_retried(one_worker: WorkerPoo
     assert one_worker.replaced == replaced + 1
 
 
+def test_work_bound_ends_a_comparison_long_before_the_wall_bound(one_worker: WorkerPool) -> None:
+    """``work_s`` bounds the worker's time on one pair: the power tower comes back TIMEOUT after
+    about half a second although the call's own bound is a minute; the next pair is served."""
+    one_worker.warm_up()
+    t0 = time.monotonic()
+    assert one_worker.compare(f"${SLOW}$", "$3$", 60.0, work_s=0.5) == TIMEOUT
+    assert time.monotonic() - t0 < 5.0
+    assert one_worker.compare("$x+1$", "$1+x$", 60.0, work_s=0.5) == EQUAL
+
+
+def test_work_bound_setting_is_read_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rewards.equivalence import SYMBOLIC_WORK_S, symbolic_work_s
+
+    monkeypatch.delenv("REWARDS_SYMBOLIC_WORK_S", raising=False)
+    assert symbolic_work_s() == SYMBOLIC_WORK_S
+    monkeypatch.setenv("REWARDS_SYMBOLIC_WORK_S", "2.5")
+    assert symbolic_work_s() == 2.5
+    for bad in ("soon", "0", "-1", "nan", "inf"):
+        monkeypatch.setenv("REWARDS_SYMBOLIC_WORK_S", bad)
+        assert symbolic_work_s() == SYMBOLIC_WORK_S
+
+
+def test_pair_over_the_work_bound_is_not_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REWARDS_SYMBOLIC_WORK_S", "0.3")
+    get_pool().warm_up()
+    t0 = time.monotonic()
+    got = compare(f"\\boxed{{{SLOW}}}", "3", timeout_s=30.0)
+    assert (got.equal, got.path) == (False, "timeout")
+    assert time.monotonic() - t0 < 5.0
+
+
 def test_timed_out_math_score_says_not_verified() -> None:
     get_pool().warm_up()
     got = compute_score("math", f"\\boxed{{{SLOW}}}", "3", timeout_s=0.5)

@@ -859,6 +859,21 @@ def decorations_removed(text: str) -> str:
     return _DECORATION_RE.sub("", text)
 
 
+_GREEK_VARIANT_RE = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|kappa)(?![a-zA-Z])")
+_GREEK_PLAIN_RE = re.compile(r"\\(epsilon|theta|phi|rho|sigma|kappa)(?![a-zA-Z])")
+
+
+def greek_variants_as_plain(text: str) -> str:
+    """``\\varepsilon``, ``\\vartheta``, ``\\varphi``, ``\\varrho``, ``\\varsigma`` and ``\\varkappa``
+    as the plain letter: two glyphs of one letter (``\\varepsilon_0`` is ``\\epsilon_0``; math-verify
+    reads them as different names). Not where the text also has the plain letter, as two names,
+    nor ``\\varpi``, which would become the constant."""
+    if "\\var" not in text:
+        return text
+    plain = set(_GREEK_PLAIN_RE.findall(text))
+    return _GREEK_VARIANT_RE.sub(lambda m: m.group(0) if m.group(1) in plain else f"\\{m.group(1)}", text)
+
+
 _VECTOR_MARKS = ("\\vec", "\\vv", "\\bm", "\\boldsymbol", "\\mathbf", "\\overrightarrow")
 _VECTOR_LETTER_RE = re.compile(
     "(?:" + "|".join(re.escape(mark) for mark in _VECTOR_MARKS) + ")"

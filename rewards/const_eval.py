@@ -216,15 +216,16 @@ class _Reader:
 
     def factorial(self, value: Value) -> Value:
         """``5!``: a whole number from 0 to :data:`_MAX_FACTORIAL` followed by one ``!`` (``n!!``,
-        the double factorial, is refused)."""
+        the double factorial, is refused). A power of it is of the factorial, as in ``\\frac{(2n)!}{n!^2}``
+        (latex2sympy refuses ``9!^2``; math-verify's reading of it is ``9``)."""
         if self.peek() != "!":
             return value
         self.take()
         if self.peek() == "!" or not _whole(value):
             raise _Reject
-        if not 0 <= value <= _MAX_FACTORIAL or self.peek() == "^":
-            raise _Reject  # "3!^2": latex2sympy refuses it
-        return _check(Fraction(math.factorial(int(value))))
+        if not 0 <= value <= _MAX_FACTORIAL:
+            raise _Reject
+        return _check(Fraction(math.factorial(int(value))))  # "9!^2" is (9!)^2: ! binds tighter
 
     def exponent(self) -> Value:
         tok = self.peek()

@@ -68,6 +68,7 @@ from rewards.index_sets import index_sets_written_out
 from rewards.letter_case import differ_only_in_case
 from rewards.log_of_power import log_of_power_written_out
 from rewards.matrix_forms import matrix_forms_written_out
+from rewards.named_results import ResultPair, result_pairs
 from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.set_algebra import set_algebra_written_out
@@ -151,6 +152,12 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         _count("certain")
         return Verdict(False, "certain")
     gold, pred = _written_out(gold), _written_out(pred)
+    results = result_pairs(gold, pred)  # "mean: 3.5, sd: 1.2" answered "@sd[1.2] @mean[3.5]"
+    if results is not None:
+        by_name = _by_named_results(results, deadline)
+        if by_name is not None:
+            _remember(key, by_name.equal)
+            return by_name
     for body_g, body_p in renamed_bodies(gold, pred):  # the same family, parameters renamed
         same = compare(body_g, body_p, max(0.05, deadline - time.monotonic()))
         if same.equal:
@@ -209,6 +216,23 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     if answer_key is not None:
         _remember(answer_key, result)
     return Verdict(result, "symbolic")
+
+
+def _by_named_results(results: list[ResultPair], deadline: float) -> Verdict | None:
+    """Equal when the response states every named result of the reference, each equal to it;
+    different when a value it states firmly differs (:mod:`rewards.named_results`); else None."""
+    verdicts = []
+    for result in results:
+        if result.pred is None:
+            continue
+        same = compare(result.gold, result.pred, max(0.05, deadline - time.monotonic()))
+        if not same.equal and result.firm and same.verified:
+            return Verdict(False, same.path)
+        verdicts.append(same)
+    if len(verdicts) == len(results) and all(v.equal for v in verdicts):
+        sure = all(v.path in ("certain", "cache") for v in verdicts)
+        return Verdict(True, "certain" if sure else "symbolic")
+    return None
 
 
 def symbolic_work_s() -> float:

@@ -47,6 +47,9 @@ _FUNCTIONS = {
     "ctg": "\\cot",
     "cotg": "\\cot",
     "arctg": "\\arctan",
+    "max": "\\max",
+    "min": "\\min",
+    "gcd": "\\gcd",
 }
 _CONSTANTS = {"pi": "\\pi", "oo": "\\infty", "inf": "\\infty", "infinity": "\\infty", "infty": "\\infty"}
 _GREEK = greek_names(pi=False, variants=False, capitals=True)

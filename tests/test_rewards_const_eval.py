@@ -34,7 +34,8 @@ from rewards.gaussian_numbers import Gaussian
         ("(2+1)!", Fraction(6)),
         ("0!", Fraction(1)),
         ("2^3!", None),  # latex2sympy: (2^3)!
-        ("3!^2", None),  # latex2sympy refuses it
+        ("3!^2", Fraction(36)),  # (3!)^2: the factorial binds tighter (latex2sympy refuses it)
+        ("\\frac{6!}{3!^2}", Fraction(20)),
         ("5!!", None),  # the double factorial
         ("2.5!", None),
         ("151!", None),

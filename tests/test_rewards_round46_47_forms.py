@@ -2,8 +2,9 @@
 verifier benchmarks): LaTeX's variant glyphs of a Greek letter (``\\varepsilon``, ``\\varphi``,
 ``\\vartheta``) name the same letter as the plain command, unless one answer uses both as two
 names; ``\\varpi`` is not ``\\pi``. A formula followed by the domain where it holds
-(``2^n - 1 \\text{ for all } n \\ge 1``) states the formula. Every example here is written for this
-file, not taken from an evaluation set."""
+(``2^n - 1 \\text{ for all } n \\ge 1``) states the formula. Round 47 (a data-analysis benchmark):
+named results ``name: value`` answered ``@name[value]`` are compared by name. Every example here is
+written for this file, not taken from an evaluation set."""
 
 from __future__ import annotations
 
@@ -99,3 +100,61 @@ def test_two_domain_clauses_must_state_one_condition() -> None:
     assert formulas_without_domains("n^2 \\text{ for } n \\ge 1", "n^2 \\quad (n \\geq 1)") == ("n^2", "n^2")
     assert formulas_without_domains("n^2 \\text{ for } n \\ge 1", "n^2 \\quad (n > 1)") is None
     assert formulas_without_domains("n^2", "n^2") is None
+
+
+# -- named results (round 47: a data-analysis benchmark's "@name[value]" answers) ------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("mean_price: 12.50", "The mean is computed below.\n\n@mean_price[12.5]", True),
+        ("ratio: 0.25, trend: increasing", "@trend[increasing]\n@ratio[0.250]", True),
+        ("ratio: 0.25, trend: increasing", "@trend[decreasing]\n@ratio[0.25]", False),
+        ("ratio: 0.25, trend: increasing", "@ratio[0.26] @trend[increasing]", False),
+        ("ratio: 0.25", "@ratio[0.25] @median[3.0] @count[17]", True),  # more results than asked
+        ("ratio: 0.25, count: 17", "@ratio[0.25]", False),  # a result is missing
+        ("low: 3, high: 9", "@low 3, @high 9", True),
+        ("low: 3, high: 9", "- **@low**: `3`\n- **@high**: `9`", True),
+        ("low_total: 40, high_total: 7", "@low_total40\n@high_total7", True),  # glued
+        ("low_total: 40, high_total: 7", "@low_total40\n@high_total8", False),
+        ("counts: 12, 30", "@counts[12, 30]", True),
+        ("x2: 5, x: 7", "@x2[5] @x[7]", True),
+        ("ratio: 0.25", "@ratio_std[0.25]", False),  # another name
+        ("ratio: 0.25", "First @ratio[0.3], then corrected: @ratio[0.25]", True),  # the last one
+    ],
+)
+def test_named_results_are_compared_by_name(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+def test_named_results_reading() -> None:
+    from rewards.named_results import named_values_of, result_pairs, stated_value
+
+    assert named_values_of("mean: 3.5, sd: 1.2, groups: 1, 2, 3") == [
+        ("mean", "3.5"),
+        ("sd", "1.2"),
+        ("groups", "1, 2, 3"),
+    ]
+    assert named_values_of("@mean[3.5] @sd[1.2]") == [("mean", "3.5"), ("sd", "1.2")]
+    assert named_values_of("The mean: 3.5") is None  # not wholly named values
+    assert named_values_of("a: 1, a: 2") is None  # one name twice
+    assert stated_value("@count: 73 rows were removed", "count") == ("73", False)  # words after: not firm
+    assert stated_value("@count[73]", "count") == ("73", True)
+    assert stated_value("no results here", "count") is None
+    assert result_pairs("mean: 3.5", "mean = 3.5") is None  # no "@" in the response
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("\\max(t_A, t_B) + k - 1", "max(t_A, t_B) + k - 1", True),  # calculator syntax
+        ("\\min(a, b)", "min(a,b)", True),
+        ("\\min(a, b)", "max(a,b)", False),
+        ("6", "gcd(12, 18)", True),
+        ("8!^2", "1,625,702,400", True),  # (8!)^2: the factorial binds tighter
+        ("8!^2", "8", False),
+    ],
+)
+def test_round47_plain_functions_and_factorial_powers(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -24,7 +24,9 @@ __all__ = ["MAX_ANSWER", "formulas_without_domains", "without_domain_clause"]
 MAX_ANSWER = 300
 """Longer answers are not read (an answer, not a solution)."""
 
-_SEPARATOR = r"(?:\s|\\q?quad|\\[ ,;:!]|~|[,;])*"
+_SPACING = r"\s|\\q?quad(?![A-Za-z])|\\[ ,;:!]|~"
+"""Space in LaTeX: a blank, ``\\quad``, ``\\qquad``, ``\\,`` ``\\;`` ``\\:`` ``\\!`` ``\\ ``, ``~``."""
+_SEPARATOR = rf"(?:{_SPACING}|[,;])*"
 _FOR = r"(?:for(?:\s+(?:all|every|each|any|some))?|where|with)"
 _CLAUSE_RE = re.compile(
     _SEPARATOR
@@ -50,12 +52,16 @@ _PIECE_RE = re.compile(
 _LETTERS_ONLY_RE = re.compile(r"\s*[A-Za-z](?:\s*,\s*[A-Za-z])*\s*")
 """``for all n``, ``for all x, y``: the domain is everything."""
 _MEMBERSHIP_RE = re.compile(
-    r"(?:[,;]|\\q?quad(?![A-Za-z]))(?:\s|\\q?quad(?![A-Za-z])|\\[ ,;:!]|~)*"
+    rf"(?:[,;]|\\q?quad(?![A-Za-z]))(?:{_SPACING})*"
     r"(?P<cond>[a-zA-Z](?:\s*,\s*[a-zA-Z]){0,3}\s*\\in\s*\\mathbb\s*\{?\s*[NZQRC]\s*\}?"
     r"(?:\s*[\^_]\s*(?:\{[^{}]{0,8}\}|[+*0-9]))?)\s*\.?\s*$"
 )
 """``, n \\in \\mathbb{N}`` or ``\\quad n \\in \\mathbb{Z}^+`` at the end: no "for" needed."""
-_BODY_TAIL_RE = re.compile(r"(?:\s|\\q?quad|\\[ ,;:!]|~|[,;])+$")
+_BODY_TAIL_RE = re.compile(rf"(?:{_SPACING}|[,;])+$")
+_HINT_RE = re.compile(r"for|where|with|\(|\\in", re.IGNORECASE)
+"""Cheap test: without one of these an answer has no clause."""
+_DEFINITION_RE = re.compile(r"(?<![<>!\\])=(?!(?:[-\d\s,.]|\\[lc]?dots)*$)")
+"""An ``=`` followed by more than numbers and dots (``n = 1, 2, \\ldots`` is a domain)."""
 
 
 def without_domain_clause(answer: str) -> str | None:
@@ -86,9 +92,6 @@ def _domain_clause(answer: str) -> tuple[str, str] | None:
     return None
 
 
-_HINT_RE = re.compile(r"for|where|with|\(|\\in", re.IGNORECASE)
-
-
 def _condition(cond: str, body: str) -> bool:
     """``cond`` states where ``body`` holds: about one of its letters, with a relation or a domain
     word, no other words, no definition (``where b = \\kappa + 1`` gives ``b`` a value), and no
@@ -104,10 +107,6 @@ def _condition(cond: str, body: str) -> bool:
     return bool(named) and named <= letters(body)
 
 
-_DEFINITION_RE = re.compile(r"(?<![<>!\\])=(?!\s*(?:[-\d\s,.]|\\[lc]?dots|\\ldots)*$)")
-"""An ``=`` followed by more than numbers and dots (``n = 1, 2, \\ldots`` is a domain)."""
-
-
 def formulas_without_domains(gold: str, pred: str) -> tuple[str, str] | None:
     """The two answers without their domain clauses, when one of them has one (or both have the
     same condition, however worded: ``for all r \\ge 1``, ``for every r \\geq 1``); else None."""
@@ -120,5 +119,5 @@ def formulas_without_domains(gold: str, pred: str) -> tuple[str, str] | None:
 
 
 def _condition_key(cond: str) -> str:
-    spaced = re.sub(r"\\q?quad(?![A-Za-z])|\\[ ,;:!]|~|[\s.]", "", cond)
+    spaced = re.sub(rf"{_SPACING}|\.", "", cond)
     return spaced.replace("\\geq", "\\ge").replace("\\leq", "\\le")

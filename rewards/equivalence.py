@@ -29,6 +29,7 @@ Where the rules live: :mod:`rewards.certain_path` (the rule chain, :func:`decide
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import threading
@@ -158,11 +159,9 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
         if by_name is not None:
             _remember(key, by_name.equal)
             return by_name
-    for body_g, body_p in renamed_bodies(gold, pred):  # the same family, parameters renamed
-        same = compare(body_g, body_p, max(0.05, deadline - time.monotonic()))
-        if same.equal:
-            _remember(key, True)
-            return same
+    renamed = _first_equal(key, renamed_bodies(gold, pred), deadline)  # one family, parameters renamed
+    if renamed is not None:
+        return renamed
     fast, apart = decide_or_apart(gold, pred)
     if fast is not None:
         _count("certain")
@@ -181,11 +180,9 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
             _remember(key, hit)
             return Verdict(hit, "cache")
     formulas = formulas_without_domains(gold if g is None else g, pred if p is None else p)
-    if formulas is not None:  # "2^n - 1 \\text{ for all } n \\ge 1" states the formula 2^n - 1
-        same = compare(*formulas, max(0.05, deadline - time.monotonic()))
-        if same.equal:
-            _remember(key, True)
-            return same
+    formula = _first_equal(key, [] if formulas is None else [formulas], deadline)  # "2^n - 1 for n \\ge 1"
+    if formula is not None:
+        return formula
     mv_gold, mv_pred = _for_verify(gold, g), _for_verify(pred, p)
     work_s = symbolic_work_s()
     outcome = symbolic_compare(mv_gold, mv_pred, float(timeout_s), deadline, work_s)
@@ -218,6 +215,22 @@ def compare(gold: str, pred: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> Verdi
     return Verdict(result, "symbolic")
 
 
+def _left(deadline: float) -> float:
+    """The time left to a comparison made on the way to another one."""
+    return max(0.05, deadline - time.monotonic())
+
+
+def _first_equal(key: tuple[str, str], readings: list[tuple[str, str]], deadline: float) -> Verdict | None:
+    """The verdict of the first of ``readings`` (other readings of the pair ``key``) found equal,
+    remembered for ``key``; None when none is (the pair goes on to the other rules)."""
+    for gold, pred in readings:
+        same = compare(gold, pred, _left(deadline))
+        if same.equal:
+            _remember(key, True)
+            return same
+    return None
+
+
 def _by_named_results(results: list[ResultPair], deadline: float) -> Verdict | None:
     """Equal when the response states every named result of the reference, each equal to it;
     different when a value it states firmly differs (:mod:`rewards.named_results`); else None."""
@@ -225,7 +238,7 @@ def _by_named_results(results: list[ResultPair], deadline: float) -> Verdict | N
     for result in results:
         if result.pred is None:
             continue
-        same = compare(result.gold, result.pred, max(0.05, deadline - time.monotonic()))
+        same = compare(result.gold, result.pred, _left(deadline))
         if not same.equal and result.firm and same.verified:
             return Verdict(False, same.path)
         verdicts.append(same)
@@ -243,8 +256,8 @@ def symbolic_work_s() -> float:
     try:
         value = float(raw)
     except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
+        value = math.nan
+    if not 0 < value < math.inf:
         logger.warning(
             "REWARDS_SYMBOLIC_WORK_S=%r is not a positive number of seconds; using %s", raw, SYMBOLIC_WORK_S
         )
@@ -258,8 +271,8 @@ def _written_out(text: str) -> str:
     operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
     ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
     Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``); ``\\varepsilon`` as
-    ``\\epsilon``."""
+    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
+    ``\\varepsilon`` as ``\\epsilon``."""
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
     text = greek_variants_as_plain(text)
     text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))

@@ -34,6 +34,9 @@ from rewards.gaussian_numbers import Gaussian
         ("(2+1)!", Fraction(6)),
         ("0!", Fraction(1)),
         ("2^3!", None),  # latex2sympy: (2^3)!
+        ("1e-5", Fraction(1, 100000)),  # E notation, as the number readers take it: never e - 5
+        ("6.02E23", Fraction(602) * 10**21),
+        ("2e-5 + 1", None),  # E notation inside an expression is not read
         ("3!^2", Fraction(36)),  # (3!)^2: the factorial binds tighter (latex2sympy refuses it)
         ("\\frac{6!}{3!^2}", Fraction(20)),
         ("5!!", None),  # the double factorial

@@ -158,3 +158,16 @@ def test_named_results_reading() -> None:
 )
 def test_round47_plain_functions_and_factorial_powers(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("1e-5", "\\boxed{10^{-5}}", True),  # round 48: read as e - 5, it was refused
+        ("1e-5", "\\boxed{10^{-4}}", False),
+        ("3e8", "3 \\times 10^{8}", True),
+        ("e - 5", "1e-5", False),
+    ],
+)
+def test_round48_e_notation_against_a_power_of_ten(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

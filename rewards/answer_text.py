@@ -859,8 +859,10 @@ def decorations_removed(text: str) -> str:
     return _DECORATION_RE.sub("", text)
 
 
-_GREEK_VARIANT_RE = re.compile(r"\\var(epsilon|theta|phi|rho|sigma|kappa)(?![a-zA-Z])")
-_GREEK_PLAIN_RE = re.compile(r"\\(epsilon|theta|phi|rho|sigma|kappa)(?![a-zA-Z])")
+_VARIANT_LETTERS = "|".join([v.removeprefix("var") for v in GREEK_VARIANTS if v != "varpi"] + ["kappa"])
+"""The letters whose variant glyph is the letter (``\\varpi`` is not: ``\\pi`` is the constant)."""
+_GREEK_VARIANT_RE = re.compile(rf"\\var({_VARIANT_LETTERS})(?![a-zA-Z])")
+_GREEK_PLAIN_RE = re.compile(rf"\\({_VARIANT_LETTERS})(?![a-zA-Z])")
 
 
 def greek_variants_as_plain(text: str) -> str:

@@ -24,10 +24,11 @@ import math
 import re
 from fractions import Fraction
 
+from rewards.exact_numbers import Num, read_number
 from rewards.gaussian_numbers import IMAGINARY_UNIT, Gaussian, gaussian, gaussian_power
 
 _TOKEN_RE = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[-+*/^_(){}\[\]|!]|[a-zA-Z])")
-_E_NOTATION_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)[eE]([-+]?\d+)(?![\w.])")
+_E_NOTATION_RE = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)?|\.\d+)[eE][-+]?\d+(?![\w.])")
 """``1e-5``, ``6.02E23``: a number in E notation, as the number readers take it (never ``e - 5``,
 ``e`` times ``23``)."""
 _MAX_DEPTH = 40
@@ -451,10 +452,9 @@ def _evaluate(s: str, imaginary: bool) -> Value | None:
     if not s or len(s) > 500:
         return None
     if _E_NOTATION_RE.search(s):
-        literal = _E_NOTATION_RE.fullmatch(s.strip())
-        if literal is None or abs(int(literal.group(2))) > 400:
-            return None  # "2e-5 + 1": E notation inside an expression is not read (nor e - 5)
-        return Fraction(literal.group(1)) * Fraction(10) ** int(literal.group(2))
+        literal = _E_NOTATION_RE.fullmatch(s.strip())  # "2e-5 + 1": not read inside an expression
+        number = None if literal is None else read_number(literal.group(0))
+        return number.value if isinstance(number, Num) else None
     try:
         reader = _Reader(_tokenize(s), imaginary)
         value = reader.expr()

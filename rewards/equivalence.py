@@ -28,6 +28,7 @@ Where the rules live: :mod:`rewards.certain_path` (the rule chain, :func:`decide
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -251,8 +252,12 @@ def _by_named_results(results: list[ResultPair], deadline: float) -> Verdict | N
 def symbolic_work_s() -> float:
     """:data:`SYMBOLIC_WORK_S`, or ``REWARDS_SYMBOLIC_WORK_S`` when that is a positive number."""
     raw = os.environ.get("REWARDS_SYMBOLIC_WORK_S")
-    if raw is None:
-        return SYMBOLIC_WORK_S
+    return SYMBOLIC_WORK_S if raw is None else _work_s_from(raw)
+
+
+@functools.lru_cache(maxsize=8)
+def _work_s_from(raw: str) -> float:
+    """The setting's value; read once per distinct text, so a bad one is logged once, not per pair."""
     try:
         value = float(raw)
     except ValueError:

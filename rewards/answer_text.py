@@ -11,6 +11,7 @@ import re
 from itertools import accumulate, product
 
 from rewards.extract import _BOX_RE, braced
+from rewards.physical_units import braced_units_unbraced
 
 MAX_ANSWER_CHARS = 2000
 """Extracted answers longer than this are compared as text only."""
@@ -542,6 +543,8 @@ def _normalize(ans: str) -> str:
     s = _ROOT_SIGN_RE.sub(_root_as_sqrt, s)
     s = unicode_scripts_as_latex(s)
     s = s.replace("\\displaystyle", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = s.replace("\\nthroot[", "\\sqrt[")  # the nthroot package's \nthroot[3]{8}
+    s = braced_units_unbraced(s)  # "6840{ft}^2": the unit, not (f t)^2
     s = _FONT_SWITCH_RE.sub(" ", s)
     s = s.replace("\\cfrac", "\\frac").replace("\\leqslant", "\\le").replace("\\geqslant", "\\ge")
     s = _RELATION_WORD_RE.sub(lambda m: _RELATION_WORDS[m.group(0)], s)

@@ -63,7 +63,7 @@ from rewards.equations import (
     reversed_chain,
     sides_swapped,
 )
-from rewards.exact_numbers import Num, read_number, rounded_form
+from rewards.exact_numbers import Num, nums_equal, read_number, rounded_form
 from rewards.expression_lists import lists_decide
 from rewards.expressions import (
     complex_constants_decide,
@@ -96,7 +96,12 @@ from rewards.named_values import (
     named_rhs,
     rename_variable,
 )
-from rewards.physical_units import common_unit_dropped, quantities_decide, temperatures_decide
+from rewards.physical_units import (
+    common_unit_dropped,
+    quantities_decide,
+    spaced_unit_value,
+    temperatures_decide,
+)
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.real_roots import odd_roots_as_real
 from rewards.scale_words import scaled_equal
@@ -137,7 +142,16 @@ _YES_NO = {
     "不对": "no",
     "错误": "no",
     "不成立": "no",
+    # German, Polish: yes / no as the first word of an answer ("Nein, das ist nicht möglich.")
+    "ja": "yes",
+    "nein": "no",
+    "tak": "yes",
+    "nie": "no",
 }
+_YES_NO_LETTERS = {"Y": "yes", "N": "no"}
+"""A capital ``Y`` or ``N`` as the whole answer, a dataset's spelling of yes and no (UGMathBench's
+true/false questions), read so only against a yes/no word on the other side; inside a list
+(``(Y, 1)``) it is not a boolean (that grader's own tests say so)."""
 _FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
 
 
@@ -149,6 +163,18 @@ def _yes_no(s: str) -> str | None:
     if not m:
         return None
     return _YES_NO.get(m.group(1).lower())
+
+
+def _yes_no_letter_decide(gold: str, pred: str) -> bool | None:
+    """``Y`` or ``N`` (:data:`_YES_NO_LETTERS`) against an answer that opens with a yes/no word,
+    either way round; None otherwise (``Y`` against ``(Y)`` is a choice)."""
+    letter, other = _YES_NO_LETTERS.get(gold.strip()), pred
+    if letter is None:
+        letter, other = _YES_NO_LETTERS.get(pred.strip()), gold
+    if letter is None:
+        return None
+    word = _yes_no(other)
+    return None if word is None else word == letter
 
 
 _TEXT_WORDS_RE = re.compile(
@@ -654,7 +680,9 @@ def _decide(gold: str, pred: str) -> bool | None | object:
     text_words = bool(_TEXT_WORDS_RE.search(g) or _TEXT_WORDS_RE.search(p))
     if " or " in ng and any(compare_answers(a, np_, text_words) is True for a in _one_value_two_ways(ng)):
         return True  # a reference "2/3 or 0.67" names one value two ways: either is the answer
-    verdict = _huge_factorials(ng, np_)
+    verdict = _yes_no_letter_decide(ng, np_)  # "Y" against "yes" or "True"; not inside a list
+    if verdict is None:
+        verdict = _huge_factorials(ng, np_)
     if verdict is None:
         verdict = compare_answers(ng, np_, text_words)
     if verdict is not True and _equal_but_for_a_constant_of_integration(ng, np_, text_words):
@@ -677,6 +705,8 @@ def _decide(gold: str, pred: str) -> bool | None | object:
         without_unit = _compared_without_a_unit_power(ng, np_, text_words)
         if without_unit is not None:
             return without_unit  # "4\\sqrt{3}cm^{2}" against "4\\sqrt3": math-verify reads c*m^2
+    if verdict is not True and _equal_but_for_a_spaced_unit(ng, np_):
+        return True  # "0.17" against "0.17 V", "-120" against "-120 m/(min^2)": the value with its unit
     if verdict is False and _equal_but_for_a_unit_letter(ng, np_, text_words):
         return None  # "\\sqrt{2} m" against "\\sqrt{2}": math-verify reads "m" as metres
     if verdict is False and not (g_sure and p_sure):
@@ -775,6 +805,20 @@ def _equal_but_for_a_unit_letter(gold: str, pred: str, text_words: bool) -> bool
     if re.search(r"[A-Za-z]", COMMAND_RE.sub(" ", bare)):
         return False  # "2x" against "2x m": a letter may be a variable
     return compare_answers(tg, tp, text_words) is True
+
+
+def _equal_but_for_a_spaced_unit(gold: str, pred: str) -> bool:
+    """Whether one answer is a number without letters and the other the same number (by the
+    numeric rule, the reference first), a space and a unit of the table in
+    :mod:`rewards.physical_units` (``0.17 V``, ``12 N``, ``-120 m/(min^2)``): a unit the question's
+    number leaves out. Credit only; a product with a variable is written without the space."""
+    for bare, other in ((gold, pred), (pred, gold)):
+        if re.search(r"[A-Za-z]", COMMAND_RE.sub(" ", bare)):
+            continue
+        number, with_unit = read_number(bare), spaced_unit_value(other)
+        if number is not None and with_unit is not None:
+            return nums_equal(number, with_unit) if bare is gold else nums_equal(with_unit, number)
+    return False
 
 
 _INTEGRATION_CONSTANT_RE = re.compile(r"\+\s*[Cc](?:_\{?[0-9]\}?)?\s*$")
@@ -955,7 +999,7 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
         letter = None if word is None else choice_letter(word)
         if letter is not None and (option := chosen_option(text, response=text is pred)) is not None:
             return letter == option
-        yn = None if word is None else _YES_NO.get(text_key(word))
+        yn = None if word is None else _YES_NO.get(text_key(word)) or _YES_NO_LETTERS.get(word)
         if yn is not None:
             got = _yes_no(normalize(tail(text)).lstrip("*# "))
             if got is not None:

@@ -350,9 +350,13 @@ def rounded_form(exact: Num, decimal: Num) -> bool:
     )
 
 
-def decimal_for_exact(places: int, value: Fraction) -> bool:
+def decimal_for_exact(places: int, value: Fraction, shown: int | None = None) -> bool:
     """Whether a decimal with ``places`` decimals and this value may stand for an exact value
-    (:data:`MIN_DECIMALS_FOR_EXACT`)."""
+    (:data:`MIN_DECIMALS_FOR_EXACT`). A scientific form counts the places its mantissa shows
+    (``shown``): ``1.09951162778E+12`` (11) stands for ``4^{20}`` rounded to them, as ``0.707107``
+    does for ``\\frac{\\sqrt2}2``; ``1.1E+12`` (1) does not."""
+    if shown is not None and shown > places:
+        places = shown
     return places >= MIN_DECIMALS_FOR_EXACT and _significant(value, places) >= MIN_SIGNIFICANT_FOR_EXACT
 
 
@@ -380,9 +384,14 @@ def nums_equal(gold: Num, pred: Num) -> bool:
         for pv, pd, p_shown in _candidates(pred)[:1] if both_percent else _candidates(pred):
             if gv == pv:
                 return True
-            if gd is not None and pd is None and decimal_for_exact(gd, gv) and cut_to(pv, gv, gd):
+            if gd is not None and pd is None and decimal_for_exact(gd, gv, g_shown) and cut_to(pv, gv, gd):
                 return True  # the reference is a rounded or truncated decimal; the prediction is exact
-            if gd is None and pd is not None and decimal_for_exact(pd, pv) and _rounds_to(gv, pv, pd):
+            if (
+                gd is None
+                and pd is not None
+                and decimal_for_exact(pd, pv, p_shown)
+                and _rounds_to(gv, pv, pd)
+            ):
                 return True  # a decimal of the exact reference, rounded at six places or more
             if (
                 gd is not None

@@ -16,7 +16,7 @@ from rewards.answer_text import COMMAND_RE, DECIMAL_LITERAL_RE, drop_var_lhs
 from rewards.answer_values import Value
 from rewards.const_eval import evaluate_exact, evaluate_gaussian
 from rewards.elementary_identity import proves_same_function
-from rewards.exact_numbers import Num, cut_to, decimal_for_exact
+from rewards.exact_numbers import Num, cut_to, decimal_for_exact, read_number
 from rewards.formal_identity import FUNCTIONS, read_pair
 from rewards.point_values import differs_at_a_point
 from rewards.poly_identity import same_polynomial
@@ -77,6 +77,9 @@ def constants_decide(gold: str, pred: str) -> bool | None:
             return _cut_to(cp, cg, fp, fg, len(m.group(2)))
         if m and isinstance(cp, Fraction):
             return Fraction(gold.strip()) == cp  # "0.5" is an exact value; "0.33" is not 1/3
+        sci = _scientific_for_exact(gold)
+        if sci is not None:  # "1.09951162778E+12" against 4^{20}: the mantissa's places, as above
+            return _cut_to(cp, sci.value, fp, fg, sci.digits or 0)
         return None if rel <= 1e-12 else False
     if p_dec and not g_dec:
         # the reference is exact: a decimal prediction must equal it, or round it at six places
@@ -85,6 +88,9 @@ def constants_decide(gold: str, pred: str) -> bool | None:
             return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(2)) + 4e-16 * scale
         if m and isinstance(cg, Fraction):
             return Fraction(pred.strip()) == cg
+        sci = _scientific_for_exact(pred)
+        if sci is not None:
+            return abs(fp - fg) <= 0.5 * 10.0 ** -(sci.digits or 0) + 4e-16 * scale
         return None if rel <= 1e-12 else False
     if g_dec and p_dec:
         return None if rel <= 1e-12 else False
@@ -100,6 +106,16 @@ def _stands_for_exact(decimal: re.Match[str]) -> bool:
     """Whether a plain decimal may stand for an exact value (the numbers' own rule,
     :func:`~rewards.exact_numbers.decimal_for_exact`)."""
     return decimal_for_exact(len(decimal.group(2)), Fraction(decimal.group(0)))
+
+
+def _scientific_for_exact(text: str) -> Num | None:
+    """``text`` read as one number in scientific form whose mantissa shows enough places to stand
+    for an exact value (``1.0995116 \\times 10^{12}``, ``1.09951162778E+12``;
+    :func:`~rewards.exact_numbers.decimal_for_exact`), else None."""
+    n = read_number(text.strip())
+    if n is None or n.shown is None or n.digits is None or n.percent:
+        return None
+    return n if decimal_for_exact(n.digits, n.value, n.shown) else None
 
 
 def _cut_to(cp: Fraction | float, cg: Fraction | float, fp: float, fg: float, digits: int) -> bool:

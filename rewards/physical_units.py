@@ -369,6 +369,28 @@ def read_quantity(s: str, bare: frozenset[str] = frozenset()) -> Quantity | None
     return Quantity(number, unit.scale, unit.dims, Counter({k: v for k, v in unit.letters.items() if v}))
 
 
+def spaced_unit_value(s: str) -> Num | None:
+    """The number of ``s`` when ``s`` is one number, a space and a unit expression of the table
+    (``0.17 V``, ``-120 m/(min^2)``, ``12 N``), else None. The space is required: ``12N`` may be
+    a product with a variable ``N``."""
+    m = _NUMBER_RE.match(s)
+    if not m or not s[m.end() : m.end() + 1].isspace() or read_quantity(s) is None:
+        return None
+    return _value(m.group(0).strip())
+
+
+_BRACED_UNIT_RE = re.compile(r"(?<=\d) ?\{ ?([A-Za-z]{2,5}) ?\}(?= ?\^| *$)")
+"""A unit in braces right after a number (``6840{ft}^2``)."""
+
+
+def braced_units_unbraced(s: str) -> str:
+    """``6840{ft}^2`` as ``6840 ft^2``: braces around a unit of two letters or more after a number
+    only group it (latex2sympy would read ``(f t)^2``); letters that are no unit stay braced."""
+    if "{" not in s:
+        return s
+    return _BRACED_UNIT_RE.sub(lambda m: f" {m.group(1)}" if _unit_symbol(m.group(1)) else m.group(0), s)
+
+
 def _in_unit(q: Quantity, scale: Fraction) -> Num | None:
     """``q``'s number in the unit of factor ``scale``; None when the decimal places it was written
     with do not carry over (the factor between the units is not a power of ten)."""

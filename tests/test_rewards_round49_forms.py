@@ -1,0 +1,122 @@
+"""Answer forms found by held-out round 49 (science answers graded with units, answer checkers'
+tables, multilingual judged responses): a number followed by a space and a unit of the unit table
+is that number (``0.17 V``, ``-120 m/(min^2)``); a unit in braces after a number is the unit
+(``6840{ft}^2``); ``\\nthroot[3]{8}`` is a cube root; ``Y`` and ``N`` as a whole answer are yes and
+no; German and Polish yes/no words open an answer; a scientific form whose mantissa shows six
+places stands for the exact value it rounds. Every example here is written for this file, not
+taken from an evaluation set."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rewards.equivalence import compare
+from rewards.exact_numbers import decimal_for_exact
+from rewards.physical_units import braced_units_unbraced, spaced_unit_value
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("0.25", "0.25 V", True),
+        ("14", "14 N", True),
+        ("14 N", "14", True),
+        ("-35", "-35 m/(s^2)", True),
+        ("2.5", "2.50 W", True),
+        ("3", "3 kg", True),
+        ("0.25", "0.26 V", False),
+        ("14", "14N", False),  # no space: a product with a variable N
+        ("14", "15 N", False),
+        ("\\frac{1}{3}", "0.33 A", False),  # the numeric rule still decides the number
+    ],
+)
+def test_a_number_against_it_with_a_spaced_unit(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("0.25 V", "0.25"), ("-35 m/(s^2)", "-35"), ("14N", None), ("14 apples", None), ("14", None)],
+)
+def test_spaced_unit_value(text: str, value: str | None) -> None:
+    got = spaced_unit_value(text)
+    assert (None if got is None else got.value) == (None if value is None else Fraction(value))
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("520{ft}^2", "520 ft^2"),
+        ("520 {cm}^3", "520 cm^3"),
+        ("520{km}", "520 km"),
+        ("2{ab}^2", "2{ab}^2"),  # not a unit: the braces group a product
+        ("{ft}^2", "{ft}^2"),  # no number before it
+    ],
+)
+def test_braced_units_unbraced(text: str, out: str) -> None:
+    assert braced_units_unbraced(text) == out
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("520", "520{ft}^2", True),
+        ("520 ft^2", "520{ft}^2", True),
+        ("521", "520{ft}^2", False),
+        ("2{ab}^2", "2 ab^2", False),
+        ("3", "\\nthroot[3]{27}", True),
+        ("4", "\\nthroot[3]{27}", False),
+        ("3\\sqrt[4]{2}", "\\nthroot[4]{162}", True),
+    ],
+)
+def test_braced_units_and_nthroot(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("Y", "yes", True),
+        ("Y", "True", True),
+        ("N", "False", True),
+        ("N", "no, it diverges", True),
+        ("no", "N", True),
+        ("Y", "False", False),
+        ("N", "yes", False),
+        ("Y", "perhaps", False),
+        ("(Y, 2)", "(True, 2)", False),  # inside a list Y is not a boolean
+        ("N", "17", False),
+        ("Nein, eine solche Zahl gibt es nicht.", "The final answer is $\\boxed{\\text{No}}$", True),
+        ("Ja, das geht.", "$\\boxed{\\text{Yes}}$", True),
+        ("Nein, das geht nicht.", "$\\boxed{\\text{Yes}}$", False),
+        ("Tak", "Yes", True),
+    ],
+)
+def test_yes_no_letters_and_words(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("2.81474976711E+14", "2^{48}", True),  # 281474976710656 rounded at its mantissa's 11 places
+        ("2.8E+14", "2^{48}", False),  # two places stand for no exact value
+        ("2^{48}", "2.814750 \\times 10^{14}", True),
+        ("2^{48}", "2.81475 \\times 10^{14}", False),  # five places
+        ("2^{48}", "2.814751 \\times 10^{14}", False),  # six places, not the value rounded
+        ("e \\times 10^{3}", "2.718282 \\times 10^{3}", True),
+        ("e \\times 10^{3}", "2.718281 \\times 10^{3}", False),  # a prediction must be rounded
+        ("4294967296", "4294967295", False),  # integers stay exact
+    ],
+)
+def test_scientific_forms_with_six_places_stand_for_exact_values(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+def test_decimal_for_exact_counts_a_mantissas_places() -> None:
+    value = Fraction(281474976711000)
+    assert not decimal_for_exact(-3, value)
+    assert decimal_for_exact(-3, value, 11)
+    assert not decimal_for_exact(-13, value, 1)

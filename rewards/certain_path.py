@@ -571,6 +571,9 @@ def _read_answer(text: str) -> tuple[str | None, str]:
         return extract_answer(text), "anchor"
     if len(text) > MAX_ANSWER_CHARS:
         return extract_answer(text), "phrase"
+    shown = _SHOW_THAT_RE.match(text)
+    if shown:
+        return next(g for g in shown.groups() if g is not None).strip(), "phrase"
     if (
         _is_sentence(text)
         or _ANSWER_PHRASE_RE.match(text)
@@ -591,6 +594,13 @@ def _has_foreign_phrase(text: str) -> bool:
     return any(phrase in low for phrase in FOREIGN_ANSWER_PHRASES)
 
 
+_SHOW_THAT_RE = re.compile(
+    r"^\s*(?:show|prove|verify|check) that\s+"
+    r"(?:\$\$([^$]{1,400})\$\$|\$([^$]{1,400})\$|\\\((.{1,400}?)\\\)|\\\[(.{1,400}?)\\\])\s*\.?\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A reference that is a statement to prove about one formula ("Prove that $|AB| = 7$.", as
+PutnamBench's solutions are written): its answer is the formula, read as from an answer phrase."""
 _ANSWER_PHRASE_RE = re.compile(r"^\s*(?:final answer|the answer is|answer)\b", re.IGNORECASE)
 """A short text that opens with an answer phrase ("Answer: 162x^4"): its answer is what follows."""
 _LATER_ANSWER_PHRASE_RE = re.compile(

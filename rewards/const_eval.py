@@ -219,17 +219,23 @@ class _Reader:
         return base
 
     def factorial(self, value: Value) -> Value:
-        """``5!``: a whole number from 0 to :data:`_MAX_FACTORIAL` followed by one ``!`` (``n!!``,
-        the double factorial, is refused). A power of it is of the factorial, as in ``\\frac{(2n)!}{n!^2}``
-        (latex2sympy refuses ``9!^2``; math-verify's reading of it is ``9``)."""
+        """``5!``: a whole number from 0 to :data:`_MAX_FACTORIAL` followed by ``!``; ``n!!`` is the
+        double factorial (``7!! = 7 \\cdot 5 \\cdot 3 \\cdot 1``), as sympy's ``factorial2`` and
+        math-verify's plain reading have it (latex2sympy reads ``(n!)!``, which no one writes so).
+        A power of it is of the factorial, as in ``\\frac{(2n)!}{n!^2}`` (latex2sympy refuses
+        ``9!^2``; math-verify's reading of it is ``9``)."""
         if self.peek() != "!":
             return value
         self.take()
-        if self.peek() == "!" or not _whole(value):
+        double = self.peek() == "!"
+        if double:
+            self.take()
+        if self.peek() == "!" or not _whole(value) or not 0 <= value <= _MAX_FACTORIAL:
             raise _Reject
-        if not 0 <= value <= _MAX_FACTORIAL:
-            raise _Reject
-        return _check(Fraction(math.factorial(int(value))))  # "9!^2" is (9!)^2: ! binds tighter
+        n = int(value)
+        if double:
+            return _check(Fraction(math.prod(range(n, 0, -2))))  # 0!! = 1
+        return _check(Fraction(math.factorial(n)))  # "9!^2" is (9!)^2: ! binds tighter
 
     def exponent(self) -> Value:
         tok = self.peek()

@@ -39,7 +39,10 @@ from rewards.gaussian_numbers import Gaussian
         ("2e-5 + 1", None),  # E notation inside an expression is not read
         ("3!^2", Fraction(36)),  # (3!)^2: the factorial binds tighter (latex2sympy refuses it)
         ("\\frac{6!}{3!^2}", Fraction(20)),
-        ("5!!", None),  # the double factorial
+        ("5!!", Fraction(15)),  # the double factorial: 5 * 3 * 1, not (5!)!
+        ("6!!", Fraction(48)),
+        ("0!!", Fraction(1)),
+        ("5!!!", None),
         ("2.5!", None),
         ("151!", None),
         ("\\binom{10}{2}", Fraction(45)),

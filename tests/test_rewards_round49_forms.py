@@ -3,8 +3,10 @@ tables, multilingual judged responses): a number followed by a space and a unit 
 is that number (``0.17 V``, ``-120 m/(min^2)``); a unit in braces after a number is the unit
 (``6840{ft}^2``); ``\\nthroot[3]{8}`` is a cube root; ``Y`` and ``N`` as a whole answer are yes and
 no; German and Polish yes/no words open an answer; a scientific form whose mantissa shows six
-places stands for the exact value it rounds. Every example here is written for this file, not
-taken from an evaluation set."""
+places stands for the exact value it rounds. Round 50 (PutnamBench solutions judged by a model,
+grader tables): a reference "Prove that $|AB| = 7$." states its one formula as the answer;
+``n!!`` is the double factorial. Every example here is written for this file, not taken from an
+evaluation set."""
 
 from __future__ import annotations
 
@@ -120,3 +122,25 @@ def test_decimal_for_exact_counts_a_mantissas_places() -> None:
     assert not decimal_for_exact(-3, value)
     assert decimal_for_exact(-3, value, 11)
     assert not decimal_for_exact(-13, value, 1)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("Prove that $|PQ| = \\frac{2}{3}\\sqrt{15}$.", "\\boxed{\\dfrac{2\\sqrt{15}}{3}}", True),
+        ("Show that $a_n = 3^n - 1$.", "$a_n = 3^n - 1$", True),
+        ("Show that \\(k = 4\\).", "The answer is $\\boxed{4}$.", True),
+        ("Prove that $k = 4$.", "\\boxed{5}", False),
+        ("Prove that $k = 4$ and $m = 2$.", "\\boxed{4}", False),  # two formulas: not one answer
+    ],
+)
+def test_a_statement_to_prove_about_one_formula(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [("15", "5!!", True), ("105", "7!!", True), ("48", "6!!", True), ("720", "3!!", False)],
+)
+def test_double_factorial(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal

@@ -862,6 +862,33 @@ def decorations_removed(text: str) -> str:
     return _DECORATION_RE.sub("", text)
 
 
+_LAYOUT_RE = re.compile(
+    r"\\(?:noindent|indent|newline|linebreak|par|medskip|smallskip|bigskip|hfill|vfill|centering"
+    r"|clearpage|newpage)(?![a-zA-Z])|\\[vh]space\*? ?\{[^{}]{0,20}\}"
+)
+_TRAILING_BREAKS_RE = re.compile(r"(?:\s*\\\\)+\s*$")
+_LAYOUT_TAIL_CHARS = 200
+"""Line breaks that end an answer are looked for in its last characters (the pattern is anchored at
+the end; a search over a long text would try every start)."""
+
+
+def layout_removed(text: str) -> str:
+    """An answer without paragraph layout: ``\\noindent``, ``\\newline``, ``\\medskip``,
+    ``\\vspace{2mm}`` and line breaks ``\\\\`` that end the text (MathOdyssey's references
+    end ``16 \\\\ \\noindent``): a page's layout, not part of the value. A ``\\\\`` inside
+    the text (a matrix's rows) stays."""
+    if "\\" not in text:
+        return text
+    if "space" in text or any(
+        w in text for w in ("indent", "newline", "linebreak", "\\par", "skip", "fill", "page")
+    ):
+        text = _LAYOUT_RE.sub(" ", text)
+    head, end = text[:-_LAYOUT_TAIL_CHARS], text[-_LAYOUT_TAIL_CHARS:]
+    if "\\\\" in end:
+        text = head + _TRAILING_BREAKS_RE.sub("", end)
+    return text.rstrip()
+
+
 _VARIANT_LETTERS = "|".join([v.removeprefix("var") for v in GREEK_VARIANTS if v != "varpi"] + ["kappa"])
 """The letters whose variant glyph is the letter (``\\varpi`` is not: ``\\pi`` is the constant)."""
 _GREEK_VARIANT_RE = re.compile(rf"\\var({_VARIANT_LETTERS})(?![a-zA-Z])")

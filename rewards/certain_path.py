@@ -89,6 +89,7 @@ from rewards.extract import (
 )
 from rewards.formal_identity import read_pair
 from rewards.linear_inequalities import inequalities_decide
+from rewards.listed_numbers import listed_numbers_credit
 from rewards.named_values import (
     BRACKETED_NAME_RE,
     assignments,
@@ -111,6 +112,16 @@ from rewards.thousands_lists import thousands_list_decide
 
 _NUMBER_OF_THINGS_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*\.?\s*$")
 """A number, then one to four plain words (``30 pens``, ``1.50 left``, ``26 bits``)."""
+_NUMBER_THEN_CLAUSE_RE = re.compile(
+    r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})"
+    r"\s+(?:to|that|which|who|you|we|with|from|for|in|on|when|where|if)\s+([^\n]{1,200})$"
+)
+"""A number, one to four plain words naming what is counted, then a clause about them (``840
+ways to select a committee of 2 men and 3 women``): the clause may hold other numbers."""
+_HEDGED_CLAUSE_RE = re.compile(
+    r"\b(?:but|however|actually|not|only|instead|wrong|incorrect|mistake|or|approximately|about)\b|n't\b",
+    re.IGNORECASE,
+)
 _SCALE_WORD_RE = re.compile(
     r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|percent|pct|dozens?|lakhs?|crores?|k|m|b|bn)\b",
     re.IGNORECASE,
@@ -1022,11 +1033,30 @@ def _sentence_rules(gold: str, pred: str) -> bool | None:
             pair = (a, math) if short is gold else (math, a)
             if compare_answers(*prepare_pair(*pair)) is True:
                 return True  # "[50, 100]" against "The interval ... is [50, 100].": credit only
+    counted = _NUMBER_THEN_CLAUSE_RE.match(pred)
+    if counted and read_value(gold) is not None and _counted_in_clause(gold, counted):
+        return True  # "840" against "840 ways to select a committee of 2 men and 3 women": credit only
+    a = answer_of(pred)
+    if a is not None and listed_numbers_credit(gold, a):
+        return True  # "Die Zahl ist 522, 552 oder 576." against "\\boxed{576, 522, 552}": credit only
     a = answer_of(gold)
     value = None if a is None else _math_named_at_end(last_sentence(pred))
     if a is not None and value is not None and compare_answers(*prepare_pair(a, value)) is True:
         return True  # "...\n\nTherefore, Adam's final score was 50 points.": credit only
     return None
+
+
+def _counted_in_clause(gold: str, counted: re.Match[str]) -> bool:
+    """Whether the number that opens a prediction (:data:`_NUMBER_THEN_CLAUSE_RE`) is the
+    reference's, the words after it only name what is counted (not ``2 times 420``, ``5 squared``
+    nor a scale word), and the clause takes nothing back (``but only 420 are valid``)."""
+    head = counted.group(2)
+    return (
+        not _SCALE_WORD_RE.search(head)
+        and _plain_nouns(head)
+        and not _HEDGED_CLAUSE_RE.search(counted.group(3))
+        and compare_answers(*prepare_pair(gold, counted.group(1))) is True
+    )
 
 
 _END_TOKEN_RE = re.compile(r"(?:\s*(?:</s>|<\|endoftext\|>|<\|im_end\|>|<\|eot_id\|>|<eos>))+\s*$")

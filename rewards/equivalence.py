@@ -47,6 +47,7 @@ from rewards.answer_text import (
     greek_variants_as_plain,
     in_math_mode,
     juxtaposed_numbers,
+    layout_removed,
     markdown_bold_removed,
     normalize,
     plain_vector_letters,
@@ -278,7 +279,8 @@ def _written_out(text: str) -> str:
     ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
     Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
     LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
-    ``\\varepsilon`` as ``\\epsilon``."""
+    ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed."""
+    text = layout_removed(text)  # "16 \\\\ \\noindent": a page's layout
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
     text = greek_variants_as_plain(text)
     text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))

@@ -5,8 +5,11 @@ is that number (``0.17 V``, ``-120 m/(min^2)``); a unit in braces after a number
 no; German and Polish yes/no words open an answer; a scientific form whose mantissa shows six
 places stands for the exact value it rounds. Round 50 (PutnamBench solutions judged by a model,
 grader tables): a reference "Prove that $|AB| = 7$." states its one formula as the answer;
-``n!!`` is the double factorial. Every example here is written for this file, not taken from an
-evaluation set."""
+``n!!`` is the double factorial; a reference sentence that lists its numbers ("The values are
+4, 9 and 16.", in several languages) against a response listing them; a number of things followed
+by a clause with other numbers ("560 ways to seat 3 guests ..."). Round 51 (MathOdyssey's
+references): paragraph layout that ends a reference (``16 \\\\ \\noindent``) is removed. Every
+example here is written for this file, not taken from an evaluation set."""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ from fractions import Fraction
 
 import pytest
 
+from rewards.answer_text import layout_removed
 from rewards.equivalence import compare
 from rewards.exact_numbers import decimal_for_exact
+from rewards.listed_numbers import numbers_listed
 from rewards.physical_units import braced_units_unbraced, spaced_unit_value
 
 
@@ -143,4 +148,80 @@ def test_a_statement_to_prove_about_one_formula(gold: str, pred: str, equal: boo
     [("15", "5!!", True), ("105", "7!!", True), ("48", "6!!", True), ("720", "3!!", False)],
 )
 def test_double_factorial(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("sentence", "numbers"),
+    [
+        ("Die gesuchten Zahlen sind 312, 321 oder 330 und keine anderen.", [312, 321, 330]),
+        ("The possible values are 4, 9 and 16.", [4, 9, 16]),
+        ("Les solutions sont 2, 5 et 7.", [2, 5, 7]),
+        ("All n except 4, 9 and 16.", None),  # an exception before the list
+        ("Every value between 3 and 7.", None),  # a range
+        ("The values are 4 and 9; there are 2 of them.", None),  # another number
+        ("The values are 2.5 and 3.", None),  # decimals: the numeric rules decide
+        ("The value is $4$ or $9$.", None),  # LaTeX: the other readers decide
+        ("Only 7.", None),  # one number is no list
+    ],
+)
+def test_numbers_listed_in_a_reference_sentence(sentence: str, numbers: list[int] | None) -> None:
+    got = numbers_listed(sentence)
+    assert got == (None if numbers is None else [Fraction(n) for n in numbers])
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("Die gesuchten Zahlen sind 312, 321 oder 330 und keine anderen.", "$\\boxed{330, 312, 321}$", True),
+        ("The possible values are 4, 9 and 16.", "\\boxed{\\{16, 4, 9\\}}", True),
+        ("The possible values are 4, 9 and 16.", "\\boxed{4, 9}", False),
+        ("The possible values are 4, 9 and 16.", "\\boxed{4, 9, 16, 25}", False),
+        ("All n except 4, 9 and 16.", "\\boxed{4, 9, 16}", False),
+    ],
+)
+def test_a_reference_sentence_that_lists_numbers(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("560", "560 ways to seat 3 guests at a table of 16", True),
+        ("90", "90 distinct necklaces you can make with 4 red and 2 blue beads", True),
+        ("561", "560 ways to seat 3 guests at a table of 16", False),
+        ("560", "560 ways to seat them, but only 280 are distinct", False),  # the clause takes it back
+        ("1120", "2 times 560 ways to seat them", False),
+    ],
+)
+def test_a_number_of_things_then_a_clause_with_other_numbers(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("16 \\\\\n\\noindent", "16"),
+        ("No.\\\\\n\t\\noindent", "No."),
+        ("[1, 0; 0, 1] \n\n\\\\\n\\noindent", "[1, 0; 0, 1]"),
+        ("5\\vspace{2mm}", "5"),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\begin{pmatrix}1\\\\2\\end{pmatrix}"),  # rows stay
+        ("\\partial f", "\\partial f"),
+    ],
+)
+def test_layout_removed(text: str, out: str) -> None:
+    assert layout_removed(text).strip() == out
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("16 \\\\\n\\noindent", "\\boxed{16}", True),
+        ("No.\\\\\n\\noindent", "No, the series diverges.", True),
+        ("$\\frac{4}{3}$\\\\\n\\noindent", "4/3", True),
+        ("16 \\\\\n\\noindent", "\\boxed{17}", False),
+        ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\begin{pmatrix}2\\\\1\\end{pmatrix}", False),
+    ],
+)
+def test_a_reference_that_ends_with_page_layout(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

@@ -193,14 +193,21 @@ def mixed_numbers_grouped(s: str) -> str:
     return s
 
 
-_ROOT_SIGN_RE = re.compile(r"\u221a\s*(\d+|[a-zA-Z]|\([^()]{1,80}\)|\{[^{}]{1,80}\})")
-"""``√3``, ``√x``, ``√(x+1)``: a root sign and its one-token or bracketed argument."""
+_ROOT_SIGN_RE = re.compile(
+    r"([\u221a\u221b\u221c])\s*(\d+|[a-zA-Z]|\((?:[^()]|\([^()]{0,40}\)){1,80}\)|\{[^{}]{1,80}\})"
+)
+"""``√3``, ``√x``, ``√(x+1)``, ``∛8``, ``∜(x+1)``: a root sign and its one-token or bracketed
+argument (one level of brackets inside: ``∛(3V/(4π))``)."""
+_ROOT_INDEX = {"\u221a": "", "\u221b": "[3]", "\u221c": "[4]"}
 
 
 def _root_as_sqrt(m: re.Match[str]) -> str:
-    """``√3`` as ``\\sqrt{3}``, ``√{3}`` as ``\\sqrt{3}`` (not ``\\sqrt{{3}}``)."""
-    arg = m.group(1)
-    return "\\sqrt" + (arg if arg.startswith("{") else "{" + arg + "}")
+    """``√3`` as ``\\sqrt{3}``, ``√{3}`` as ``\\sqrt{3}`` (not ``\\sqrt{{3}}``), ``∛8`` as
+    ``\\sqrt[3]{8}``; a bracketed argument without its brackets (``∛(27)`` is ``\\sqrt[3]{27}``)."""
+    arg = m.group(2)
+    if arg[0] in "({":
+        arg = arg[1:-1]
+    return "\\sqrt" + _ROOT_INDEX[m.group(1)] + "{" + arg + "}"
 
 
 _SUPERSCRIPT_RE = re.compile("[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b]+")  # "x²", "10⁻³"
@@ -494,6 +501,23 @@ _CHINESE_UNITS = {
     "小时": "h",
     "分钟": "min",
     "秒": "s",
+    "米/秒": "m/s",
+    "千米/时": "km/h",
+    "千米/小时": "km/h",
+    "焦耳": "J",
+    "焦": "J",
+    "千焦": "kJ",
+    "千瓦": "kW",
+    "瓦": "W",
+    "牛顿": "N",
+    "牛": "N",
+    "伏特": "V",
+    "伏": "V",
+    "安培": "A",
+    "帕斯卡": "Pa",
+    "千帕": "kPa",
+    "帕": "Pa",
+    "赫兹": "Hz",
 }
 """Units in Chinese after a number (``40厘米`` is ``40 cm``, ``0.4米`` is ``0.4 m``), for the
 quantities of the certain path; not one followed by more Chinese (``5米长``: a phrase)."""

@@ -34,7 +34,11 @@ Value = Num | Inf | Seq
 _INEQ_RE = re.compile(r"\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<=|>=|<|>")
 _INEQ_VAR_RE = re.compile(r"(?!\\pi(?![a-zA-Z])|\\infty(?![a-zA-Z]))\\?[a-zA-Z]+(?:_\{?\w+\}?)?")
 """A variable name in an inequality: ``x``, ``\\lambda``, ``x_{1}`` (not ``\\pi`` or ``\\infty``)."""
-_SET_BUILDER_RE = re.compile(r"^\\\{\s?([a-zA-Z])\s?(?:\\mid|\||:|\\colon)(.*)\\\}$")
+_SET_BUILDER_RE = re.compile(
+    r"^\\\{\s?([a-zA-Z])\s?(?:\\in\s?(?:\\mathbb\s?\{?R\}?|\\R|\u211d)\s?)?(?:\\mid|\||:|\\colon)(.*)\\\}$"
+)
+"""``\\{x \\mid ...\\}``, also over the reals (``\\{x \\in \\mathbb{R} : ...\\}``; not another domain:
+over the integers a condition is no interval)."""
 
 
 _FUNCTION_CALL_RE = re.compile(r"[A-Za-z]\(")

@@ -1,5 +1,6 @@
 """A whole answer written in Chinese numerals (``十五``, ``一百零八``, ``两千``), perhaps with a
-measure word or unit (``十五只``, ``三个``, ``两千米``), or a mixed number with 又 (``2又1/2``), in Arabic digits.
+measure word or unit (``十五只``, ``三个``, ``两千米``), a mixed number with 又 (``2又1/2``) or a
+fraction said denominator first (``3分之1``, ``三分之一``), in Arabic digits.
 
 Chinese primary-school graders take ``十五只`` for 15 and ``2又1/2`` for two and a half; neither
 reader knows the characters, and the certain path refused ``十`` against ``10`` for certain. Only
@@ -40,6 +41,11 @@ MEASURE_WORDS = frozenset(
 )
 """Measure words and units that may follow the numerals of an answer (``十五只``, ``三千米``)."""
 _MIXED_RE = re.compile(r"\s*(\d+)\s*又\s*(\d+)\s*/\s*(\d+)\s*")
+_FRACTION_RE = re.compile(
+    r"\s*(\d+|[零〇一二两三四五六七八九十百千]+)\s*分之\s*(\d+|[零〇一二两三四五六七八九十百千]+)\s*"
+)
+"""A fraction said denominator first: ``3分之1`` and ``三分之一`` are one third, ``百分之五`` five
+hundredths (a percent)."""
 
 
 def chinese_number(numerals: str) -> int | None:
@@ -70,12 +76,19 @@ def chinese_number(numerals: str) -> int | None:
 
 
 def chinese_numerals_written_out(text: str) -> str:
-    """``十五只`` -> ``15只``, ``十`` -> ``10``, ``2又1/2`` -> ``2\\frac{1}{2}``; anything else as it is."""
+    """``十五只`` -> ``15只``, ``十`` -> ``10``, ``2又1/2`` -> ``2\\frac{1}{2}``, ``3分之1`` and ``三分之一``
+    -> ``\\frac{1}{3}``; anything else as it is."""
     if len(text) > MAX_CHARS:
         return text
     m = _MIXED_RE.fullmatch(text)
     if m:
         return f"{m.group(1)}\\frac{{{m.group(2)}}}{{{m.group(3)}}}"
+    m = _FRACTION_RE.fullmatch(text)
+    if m:
+        below, above = (
+            int(x) if x.isdigit() else 100 if x == "百" else chinese_number(x) for x in m.groups()
+        )
+        return text if not below or above is None else f"\\frac{{{above}}}{{{below}}}"
     m = _ANSWER_RE.fullmatch(text)
     if m is None or (m.group(2) and m.group(2) not in MEASURE_WORDS):
         return text  # "一共", "一样": words, not numbers

@@ -68,6 +68,7 @@ from rewards.fraction_coefficients import fraction_coefficients_written_out
 from rewards.fullwidth_forms import fullwidth_as_ascii
 from rewards.glued_functions import glued_functions_written_out
 from rewards.index_sets import index_sets_written_out
+from rewards.labelled_forms import labelled_forms_written_out
 from rewards.letter_case import differ_only_in_case
 from rewards.log_of_power import log_of_power_written_out
 from rewards.matrix_forms import matrix_forms_written_out
@@ -274,14 +275,16 @@ def _work_s_from(raw: str) -> float:
 
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
-    given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
-    operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-    ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
-    Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-    LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
-    ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed."""
+        given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
+        operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
+        ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
+        Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
+        LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
+        ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed;
+    numbered parts, a named point, a map and a sign in words as their values (``rewards.labelled_forms``)."""
     text = layout_removed(text)  # "16 \\\\ \\noindent": a page's layout
-    text = plain_vector_letters(markdown_bold_removed(decorations_removed(fullwidth_as_ascii(text))))
+    text = labelled_forms_written_out(fullwidth_as_ascii(text))  # "(1) 270; (2) 5600", "P(3, -2)"
+    text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
     text = greek_variants_as_plain(text)
     text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))
     text = glued_functions_written_out(text)

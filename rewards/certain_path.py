@@ -153,17 +153,25 @@ _YES_NO = {
     "不对": "no",
     "错误": "no",
     "不成立": "no",
-    # German, Polish: yes / no as the first word of an answer ("Nein, das ist nicht möglich.")
+    # German, Polish, Russian, French: yes / no as the first word of an answer ("Nein, das ist
+    # nicht möglich.", "Да, получится."); not French "non", the prefix of English "non-negative"
     "ja": "yes",
     "nein": "no",
     "tak": "yes",
     "nie": "no",
+    "да": "yes",
+    "нет": "no",
+    "oui": "yes",
 }
+_YES_NO_OPENING_RE = re.compile(r"^\s*[A-Za-z\u0400-\u04ff]+\s*,")
+"""A short reference that opens with a word and a comma ("да, верно.", "Ja, das geht."): read as
+a yes/no answer when that word is one."""
 _YES_NO_LETTERS = {"Y": "yes", "N": "no"}
 """A capital ``Y`` or ``N`` as the whole answer, a dataset's spelling of yes and no (UGMathBench's
 true/false questions), read so only against a yes/no word on the other side; inside a list
 (``(Y, 1)``) it is not a boolean (that grader's own tests say so)."""
-_FIRST_WORD_RE = re.compile(r"^[^A-Za-z]{0,3}([A-Za-z]+)")
+_FIRST_WORD_RE = re.compile(r"^[^A-Za-z\u0400-\u04ff]{0,3}([A-Za-z\u0400-\u04ff]+)")
+"""The first word of an answer, in Latin or Cyrillic letters."""
 
 
 def _yes_no(s: str) -> str | None:
@@ -270,6 +278,8 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
     if same is not None:
         return same  # "B" against "(b)", "B. Carl has a winning strategy." or "x = \\pm 2"
     yn = _YES_NO.get(text_key(gold))
+    if yn is None and _YES_NO_OPENING_RE.match(gold) and not re.search(r"\d", gold):
+        yn = _yes_no(gold)  # "да, верно." ("yes, right"), "Oui, c'est possible.": the opening word
     if yn is not None:
         got = _yes_no(pred)
         if got is not None:

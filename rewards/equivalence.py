@@ -77,6 +77,7 @@ from rewards.parameter_families import renamed_bodies
 from rewards.plain_syntax import is_known_name, plain_to_latex
 from rewards.set_algebra import set_algebra_written_out
 from rewards.set_words import plain_set_spellings
+from rewards.sympy_sets import sympy_sets_written_out
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -275,15 +276,17 @@ def _work_s_from(raw: str) -> float:
 
 def _written_out(text: str) -> str:
     """What both readers compare: decorations, markdown bold and vector arrows removed; a set
-        given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
-        operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-        ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
-        Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-        LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
-        ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed;
-    numbered parts, a named point, a map and a sign in words as their values (``rewards.labelled_forms``)."""
+            given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
+            operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
+            ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
+            Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
+            LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
+            ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed;
+        numbered parts, a named point, a map and a sign in words as their values (``rewards.labelled_forms``);
+    sets as sympy prints them as intervals and sets (``rewards.sympy_sets``)."""
     text = layout_removed(text)  # "16 \\\\ \\noindent": a page's layout
     text = labelled_forms_written_out(fullwidth_as_ascii(text))  # "(1) 270; (2) 5600", "P(3, -2)"
+    text = sympy_sets_written_out(text)  # "Union(Interval(-oo, 2), Interval.open(3, oo))"
     text = plain_vector_letters(markdown_bold_removed(decorations_removed(text)))
     text = greek_variants_as_plain(text)
     text = zero_subscripts_as_latex(unicode_scripts_as_latex(text))

@@ -2,8 +2,10 @@
 multilingual judged responses): numbered parts, a named point, a map written with its arrow and a
 sign in words are their values (:mod:`rewards.labelled_forms`); ``∛`` and ``∜`` are roots;
 Chinese units of physics (``50焦``, ``10米/秒``) and fractions said denominator first (``3分之1``,
-``百分之五``); a set over the reals written ``\\{x \\in \\mathbb{R} : ...\\}``. Every example here
-is written for this file, not taken from an evaluation set."""
+``百分之五``); a set over the reals written ``\\{x \\in \\mathbb{R} : ...\\}``; sets as sympy prints
+them (``Union(Interval(-oo, 2), Interval.open(3, oo))``). Round 53 (Russian references judged by a
+model): a short reference that opens with a yes/no word and a comma (``да, можно.``) is that
+answer. Every example here is written for this file, not taken from an evaluation set."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pytest
 
 from rewards.equivalence import compare
 from rewards.labelled_forms import labelled_forms_written_out
+from rewards.sympy_sets import sympy_sets_written_out
 
 
 @pytest.mark.parametrize(
@@ -95,4 +98,50 @@ def test_root_signs_chinese_units_and_fractions_sets_over_the_reals(
     ],
 )
 def test_counting_notation_is_not_a_point(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("Union(Interval(-oo, 1), Interval.open(4, oo))", "(-\\infty, 1] \\cup (4, \\infty)"),
+        ("Interval(0, 3, True, False)", "(0, 3]"),
+        ("Interval.Ropen(0, 3)", "[0, 3)"),
+        ("Intersection(Interval(0, 6), Interval.Lopen(2, 9))", "[0, 6] \\cap (2, 9]"),
+        ("FiniteSet(-1, 5)", "\\{-1, 5\\}"),
+        ("EmptySet", "\\emptyset"),
+        ("Interval(2)", "Interval(2)"),  # not sympy's form: as it is
+        ("Union(Interval(0, 1)", "Union(Interval(0, 1)"),  # unclosed
+    ],
+)
+def test_sympy_sets_written_out(text: str, out: str) -> None:
+    assert sympy_sets_written_out(text) == out
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("Union(Interval(-oo, 1), Interval.open(4, oo))", "(-oo, 1] U (4, oo)", True),
+        ("(-\\infty, 1] \\cup (4, \\infty)", "Union(Interval(-oo, 1), Interval(4, oo))", False),
+        ("[0, \\infty)", "Interval(0, oo)", True),
+        ("\\{-1, 5\\}", "FiniteSet(5, -1)", True),
+        ("\\{-1, 5\\}", "FiniteSet(5, 1)", False),
+    ],
+)
+def test_sets_as_sympy_prints_them(gold: str, pred: str, equal: bool) -> None:
+    assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "equal"),
+    [
+        ("да, можно.", "The final answer is: \\boxed{Yes}", True),  # round 53: Russian references
+        ("Да, могло.", "$\\boxed{No}$", False),
+        ("Нет, нельзя", "\\boxed{\\text{No}}", True),
+        ("Oui, c'est possible.", "\\boxed{Yes}", True),
+        ("Non-negative integers", "\\boxed{No}", False),  # not the French "non"
+        ("Yes, 5", "\\boxed{Yes}", False),  # a value after the word: not a yes/no answer alone
+    ],
+)
+def test_yes_no_opening_a_short_reference(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal

@@ -154,7 +154,8 @@ _YES_NO = {
     "错误": "no",
     "不成立": "no",
     # German, Polish, Russian, French: yes / no as the first word of an answer ("Nein, das ist
-    # nicht möglich.", "Да, получится."); not French "non", the prefix of English "non-negative"
+    # nicht möglich.", "Да, получится."); not French "non", the prefix of English "non-negative".
+    # "nie" is Polish "no" and German "never": either opens a negative answer
     "ja": "yes",
     "nein": "no",
     "tak": "yes",

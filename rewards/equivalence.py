@@ -275,15 +275,15 @@ def _work_s_from(raw: str) -> float:
 
 
 def _written_out(text: str) -> str:
-    """What both readers compare: decorations, markdown bold and vector arrows removed; a set
-            given by an index, a diagonal matrix, a transposed tuple, a plain-text interval union and
-            operations on finite sets of numbers written out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``;
-            ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``; ``50\\binom{10}{5}`` as a product; a whole answer in
-            Chinese numerals in digits; fullwidth forms in ASCII (``２ｘ``); Unicode powers and subscripts in
-            LaTeX (``a²``); ``v0`` as ``v_{0}``; a function glued to its argument spaced (``sinx``);
-            ``\\varepsilon`` as ``\\epsilon``; paragraph layout (``\\noindent``, a closing ``\\\\``) removed;
-        numbered parts, a named point, a map and a sign in words as their values (``rewards.labelled_forms``);
-    sets as sympy prints them as intervals and sets (``rewards.sympy_sets``)."""
+    """What both readers compare: paragraph layout (``\\noindent``, a closing ``\\\\``),
+    decorations, markdown bold and vector arrows removed; numbered parts, a named point, a map and
+    a sign in words as their values (:mod:`rewards.labelled_forms`); sets as sympy prints them as
+    intervals and sets (:mod:`rewards.sympy_sets`); a set given by an index, a diagonal matrix, a
+    transposed tuple, a plain-text interval union and operations on finite sets of numbers written
+    out; ``+/-`` as ``\\pm``; ``\\ln(e^{x})`` as ``(x)``; ``1/2\\sqrt3`` as ``\\frac{1}{2}\\sqrt3``;
+    ``50\\binom{10}{5}`` as a product; a whole answer in Chinese numerals in digits; fullwidth forms
+    in ASCII (``２ｘ``); Unicode powers and subscripts in LaTeX (``a²``); ``v0`` as ``v_{0}``; a
+    function glued to its argument spaced (``sinx``); ``\\varepsilon`` as ``\\epsilon``."""
     text = layout_removed(text)  # "16 \\\\ \\noindent": a page's layout
     text = labelled_forms_written_out(fullwidth_as_ascii(text))  # "(1) 270; (2) 5600", "P(3, -2)"
     text = sympy_sets_written_out(text)  # "Union(Interval(-oo, 2), Interval.open(3, oo))"

@@ -6,7 +6,10 @@
   coordinate with a digit: ``F(x, y)`` is a function; ``C(39, 1)`` is a binomial coefficient);
 - a map, ``f: x \\mapsto 2x+1``, ``x ↦ (x-1)/2``, ``f^{-1}: x \\to \\frac{x-1}{2}``: its value
   ``2x+1`` (the value must use the variable: ``x \\to 0`` is a limit, not a map);
-- a sign in words before a number, ``negative 6``, ``minus 6``: ``-6``.
+- a sign in words before a number, ``negative 6``, ``minus 6``: ``-6``;
+- labelled values on lines of their own, ``Mean: 16.99\nVariance: 1.30``: one line,
+  ``Mean: 16.99, Variance: 1.30``, which the named-value readers take (every line ``Label: value``,
+  a label of words without digits: ``Step 1: ...`` is working, not an answer).
 
 Each reads a whole short answer only (:data:`MAX_CHARS`); anything else is returned as it is.
 """
@@ -28,7 +31,17 @@ _MAP_RE = re.compile(
     r"(?:\\mapsto|\\to|\\rightarrow|\\longmapsto|\\longrightarrow|\u21a6|\u2192|->)\s?(.+?)\s*$"
 )
 
+_LABELLED_LINE_RE = re.compile(r"^\s*(?:[-*\u2022]\s*)?[A-Za-z][A-Za-z ()_'-]{0,40}:\s*\S[^\n]*$")
+_MAX_LINES = 8
+
 _SIGN_WORD_RE = re.compile(r"^\s*(?:negative|minus|neg\.?)\s+(\d[\d.,]*)\s*$", re.IGNORECASE)
+
+
+def _labelled_lines(text: str) -> str | None:
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not 2 <= len(lines) <= _MAX_LINES or not all(_LABELLED_LINE_RE.match(line) for line in lines):
+        return None
+    return ", ".join(line.strip().lstrip("-*\u2022 ") for line in lines)
 
 
 def _numbered_parts(text: str) -> str | None:
@@ -76,6 +89,8 @@ def labelled_forms_written_out(text: str) -> str:
     """``text`` with its label read away (module docstring), or as it is."""
     if len(text) > MAX_CHARS:
         return text
+    if "\n" in text and ":" in text and (got := _labelled_lines(text)) is not None:
+        return got
     if "(" in text:
         for reader in (_numbered_parts, _named_point):
             got = reader(text)

@@ -1,6 +1,7 @@
 """Answer forms found by held-out round 52 (answer checkers' tests in TypeScript, Go, Rust and C#;
 multilingual judged responses): numbered parts, a named point, a map written with its arrow and a
-sign in words are their values (:mod:`rewards.labelled_forms`); ``∛`` and ``∜`` are roots;
+sign in words are their values, and labelled values on lines of their own are one line of named
+values (:mod:`rewards.labelled_forms`); ``∛`` and ``∜`` are roots;
 Chinese units of physics (``50焦``, ``10米/秒``) and fractions said denominator first (``3分之1``,
 ``百分之五``); a set over the reals written ``\\{x \\in \\mathbb{R} : ...\\}``; sets as sympy prints
 them (``Union(Interval(-oo, 2), Interval.open(3, oo))``). Round 53 (Russian references judged by a
@@ -33,6 +34,10 @@ from rewards.sympy_sets import sympy_sets_written_out
         ("negative 12", "-12"),
         ("minus 4.5", "-4.5"),
         ("negative x", "negative x"),
+        ("Mean: 4.5\nStandard deviation: 1.2", "Mean: 4.5, Standard deviation: 1.2"),
+        ("- Minimum: 3\n- Maximum: 8", "Minimum: 3, Maximum: 8"),
+        ("Step 1: add\nStep 2: 8", "Step 1: add\nStep 2: 8"),  # working, not labelled values
+        ("Mean: 4.5", "Mean: 4.5"),  # one line: the named-value readers take it as it is
     ],
 )
 def test_labelled_forms_written_out(text: str, out: str) -> None:
@@ -52,6 +57,9 @@ def test_labelled_forms_written_out(text: str, out: str) -> None:
         ("-12", "negative 12", True),
         ("12", "negative 12", False),
         ("-12", "minus twelve", False),  # a number word in a prediction is not read
+        ("mean: 4.5, sd: 1.2", "Mean: 4.5\nSD: 1.2", True),
+        ("3, 8", "Minimum: 3\nMaximum: 8", True),
+        ("3, 8", "Minimum: 3\nMaximum: 9", False),
     ],
 )
 def test_labelled_answers(gold: str, pred: str, equal: bool) -> None:

@@ -352,9 +352,11 @@ def rounded_form(exact: Num, decimal: Num) -> bool:
 
 def decimal_for_exact(places: int, value: Fraction, shown: int | None = None) -> bool:
     """Whether a decimal with ``places`` decimals and this value may stand for an exact value
-    (:data:`MIN_DECIMALS_FOR_EXACT`). A scientific form counts the places its mantissa shows
-    (``shown``): ``1.09951162778E+12`` (11) stands for ``4^{20}`` rounded to them, as ``0.707107``
-    does for ``\\frac{\\sqrt2}2``; ``1.1E+12`` (1) does not."""
+    (:data:`MIN_DECIMALS_FOR_EXACT`). A reference in scientific form counts the places its
+    mantissa shows (``shown``): ``1.09951162778E+12`` (11) stands for ``4^{20}`` rounded to them,
+    as ``0.707107`` does for ``\\frac{\\sqrt2}2``; ``1.1E+12`` (1) does not. A prediction is not
+    given ``shown``: its rounded scientific form of an exact integer (``4.2949673E9`` for
+    ``2^{32}``) is not that integer."""
     if shown is not None and shown > places:
         places = shown
     return places >= MIN_DECIMALS_FOR_EXACT and _significant(value, places) >= MIN_SIGNIFICANT_FOR_EXACT
@@ -389,7 +391,7 @@ def nums_equal(gold: Num, pred: Num) -> bool:
             if (
                 gd is None
                 and pd is not None
-                and decimal_for_exact(pd, pv, p_shown)
+                and decimal_for_exact(pd, pv)  # a prediction's places as written: 4.2949673E9 is not 2^{32}
                 and _rounds_to(gv, pv, pd)
             ):
                 return True  # a decimal of the exact reference, rounded at six places or more

@@ -78,7 +78,8 @@ def constants_decide(gold: str, pred: str) -> bool | None:
         if m and isinstance(cp, Fraction):
             return Fraction(gold.strip()) == cp  # "0.5" is an exact value; "0.33" is not 1/3
         sci = _scientific_for_exact(gold)
-        if sci is not None:  # "1.09951162778E+12" against 4^{20}: the mantissa's places, as above
+        if sci is not None:  # "1.09951162778E+12" against 4^{20}: a reference's mantissa places
+            # (a prediction's scientific form keeps the rule of its written places: 4.2949673E9 is not 2^{32})
             return _cut_to(cp, sci.value, fp, fg, sci.digits or 0)
         return None if rel <= 1e-12 else False
     if p_dec and not g_dec:
@@ -88,9 +89,6 @@ def constants_decide(gold: str, pred: str) -> bool | None:
             return abs(fp - fg) <= 0.5 * 10 ** -len(m.group(2)) + 4e-16 * scale
         if m and isinstance(cg, Fraction):
             return Fraction(pred.strip()) == cg
-        sci = _scientific_for_exact(pred)
-        if sci is not None:
-            return abs(fp - fg) <= 0.5 * 10.0 ** -(sci.digits or 0) + 4e-16 * scale
         return None if rel <= 1e-12 else False
     if g_dec and p_dec:
         return None if rel <= 1e-12 else False
@@ -109,8 +107,8 @@ def _stands_for_exact(decimal: re.Match[str]) -> bool:
 
 
 def _scientific_for_exact(text: str) -> Num | None:
-    """``text`` read as one number in scientific form whose mantissa shows enough places to stand
-    for an exact value (``1.0995116 \\times 10^{12}``, ``1.09951162778E+12``;
+    """A reference ``text`` read as one number in scientific form whose mantissa shows enough
+    places to stand for an exact value (``1.0995116 \\times 10^{12}``, ``1.09951162778E+12``;
     :func:`~rewards.exact_numbers.decimal_for_exact`), else None."""
     n = read_number(text.strip())
     if n is None or n.shown is None or n.digits is None or n.percent:

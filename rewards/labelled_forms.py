@@ -1,7 +1,9 @@
 """Whole answers that carry a label around their value, written out as the value for both readers:
 
 - numbered parts, ``(1) 270; (2) 5600`` or ``(a) 5 (b) 7``: the tuple ``(270, 5600)``, in order
-  (the labels count 1, 2, ... or a, b, ... from the first; each part holds something);
+  (the labels count 1, 2, ... or a, b, ... from the first; each part holds a value, not a
+  sentence; after letters, each holds a digit or LaTeX: ``(a) is wrong, (b) is right`` discusses
+  options);
 - a named point, ``P(3, -2)`` or ``O(0,0)``: the tuple ``(3, -2)`` (one capital letter, every
   coordinate with a digit: ``F(x, y)`` is a function; ``C(39, 1)`` is a binomial coefficient);
 - a map, ``f: x \\mapsto 2x+1``, ``x ↦ (x-1)/2``, ``f^{-1}: x \\to \\frac{x-1}{2}``: its value
@@ -18,10 +20,14 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import prose_words
+
 MAX_CHARS = 400
 
 _PART_LABEL_RE = re.compile(r"\(\s*([1-9]|[a-h])\s*\)")
 _PART_SEPARATORS = " \t\n;,."
+_PROSE_PART_WORDS = 3
+"""A part with this many words is a step of working, not a value."""
 _FIRST_LABELS = {"1": "123456789", "a": "abcdefgh"}
 
 _NAMED_POINT_RE = re.compile(r"^\s*[A-Z](?:_\{?\d\}?|')?\s?\(([^()=]{1,60}(?:,[^()=]{1,60}){1,2})\)\s*$")
@@ -55,8 +61,10 @@ def _numbered_parts(text: str) -> str | None:
     parts = []
     for m, nxt in zip(labels, [*labels[1:], None], strict=True):
         part = text[m.end() : nxt.start() if nxt is not None else len(text)].strip(_PART_SEPARATORS)
-        if not part:
-            return None
+        if not part or prose_words(part) >= _PROSE_PART_WORDS:
+            return None  # "(1) We find x = 2. (2) So the answer is 5.": numbered steps, not parts
+        if first == "a" and not re.search(r"[\d\\$]", part):
+            return None  # "(a) is wrong, (b) is right": options discussed, not answers
         parts.append(part)
     if any("=" in part for part in parts):
         return ", ".join(parts)  # "(1) x = 2 (2) y = 3": named values say which is which

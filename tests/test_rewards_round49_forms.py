@@ -2,8 +2,8 @@
 tables, multilingual judged responses): a number followed by a space and a unit of the unit table
 is that number (``0.17 V``, ``-120 m/(min^2)``); a unit in braces after a number is the unit
 (``6840{ft}^2``); ``\\nthroot[3]{8}`` is a cube root; ``Y`` and ``N`` as a whole answer are yes and
-no; German and Polish yes/no words open an answer; a scientific form whose mantissa shows six
-places stands for the exact value it rounds. Round 50 (PutnamBench solutions judged by a model,
+no; German and Polish yes/no words open an answer; a reference in scientific form whose mantissa
+shows six places stands for the exact value it rounds. Round 50 (PutnamBench solutions judged by a model,
 grader tables): a reference "Prove that $|AB| = 7$." states its one formula as the answer;
 ``n!!`` is the double factorial; a reference sentence that lists its numbers ("The values are
 4, 9 and 16.", in several languages) against a response listing them; a number of things followed
@@ -110,15 +110,17 @@ def test_yes_no_letters_and_words(gold: str, pred: str, equal: bool) -> None:
     [
         ("2.81474976711E+14", "2^{48}", True),  # 281474976710656 rounded at its mantissa's 11 places
         ("2.8E+14", "2^{48}", False),  # two places stand for no exact value
-        ("2^{48}", "2.814750 \\times 10^{14}", True),
-        ("2^{48}", "2.81475 \\times 10^{14}", False),  # five places
-        ("2^{48}", "2.814751 \\times 10^{14}", False),  # six places, not the value rounded
-        ("e \\times 10^{3}", "2.718282 \\times 10^{3}", True),
-        ("e \\times 10^{3}", "2.718281 \\times 10^{3}", False),  # a prediction must be rounded
+        ("2.718282 \\times 10^{3}", "e \\times 10^{3}", True),
+        ("2.718281 \\times 10^{3}", "e \\times 10^{3}", True),  # a reference may be cut, not rounded
+        ("2.718283 \\times 10^{3}", "e \\times 10^{3}", False),
+        # a prediction's scientific form keeps the rule of its written places: an exact integer
+        # answer is not credited for its rounded form
+        ("2^{48}", "2.814750 \\times 10^{14}", False),
+        ("2^{32}", "4.2949673E9", False),
         ("4294967296", "4294967295", False),  # integers stay exact
     ],
 )
-def test_scientific_forms_with_six_places_stand_for_exact_values(gold: str, pred: str, equal: bool) -> None:
+def test_a_reference_in_scientific_form_stands_for_the_exact_value_it_rounds(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
 
 

@@ -25,6 +25,8 @@ from rewards.sympy_sets import sympy_sets_written_out
         ("(1) x = 2 (2) y = 3", "x = 2, y = 3"),
         ("(2) 36; (3) 4200", "(2) 36; (3) 4200"),  # not counted from the first label
         ("(a)", "(a)"),  # one label: a choice
+        ("(a) is wrong, (b) is right", "(a) is wrong, (b) is right"),  # options discussed
+        ("(1) We find x = 2. (2) So the answer is 5.", "(1) We find x = 2. (2) So the answer is 5."),  # steps
         ("(a) and (b)", "(a) and (b)"),  # an empty part
         ("Q(4, -1)", "(4, -1)"),
         ("F(x, y)", "F(x, y)"),  # a function of x and y

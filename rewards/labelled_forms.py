@@ -39,6 +39,11 @@ _MAP_RE = re.compile(
 
 _LABELLED_LINE_RE = re.compile(r"^\s*(?:[-*\u2022]\s*)?[A-Za-z][A-Za-z ()_'-]{0,40}:\s*\S[^\n]*$")
 _MAX_LINES = 8
+_WORKING_LABEL_RE = re.compile(
+    r"^\s*(?:[-*\u2022]\s*)?(?:final answer|answer|solution|reasoning|explanation|thoughts?|work|"
+    r"working|note|confidence|justification)\s*:",
+    re.IGNORECASE,
+)
 
 _SIGN_WORD_RE = re.compile(r"^\s*(?:negative|minus|neg\.?)\s+(\d[\d.,]*)\s*$", re.IGNORECASE)
 
@@ -47,6 +52,8 @@ def _labelled_lines(text: str) -> str | None:
     lines = [line for line in text.split("\n") if line.strip()]
     if not 2 <= len(lines) <= _MAX_LINES or not all(_LABELLED_LINE_RE.match(line) for line in lines):
         return None
+    if any(_WORKING_LABEL_RE.match(line) for line in lines):
+        return None  # "Reasoning: ...\nAnswer: 12": the answer phrase's own reading decides
     return ", ".join(line.strip().lstrip("-*\u2022 ") for line in lines)
 
 

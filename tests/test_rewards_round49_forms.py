@@ -120,7 +120,9 @@ def test_yes_no_letters_and_words(gold: str, pred: str, equal: bool) -> None:
         ("4294967296", "4294967295", False),  # integers stay exact
     ],
 )
-def test_a_reference_in_scientific_form_stands_for_the_exact_value_it_rounds(gold: str, pred: str, equal: bool) -> None:
+def test_a_reference_in_scientific_form_stands_for_the_exact_value_it_rounds(
+    gold: str, pred: str, equal: bool
+) -> None:
     assert compare(gold, pred).equal is equal
 
 

@@ -155,3 +155,15 @@ def test_sets_as_sympy_prints_them(gold: str, pred: str, equal: bool) -> None:
 )
 def test_yes_no_opening_a_short_reference(gold: str, pred: str, equal: bool) -> None:
     assert compare(gold, pred).equal is equal
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reasoning: we add them\nAnswer: 12",
+        "Answer: 12\nExplanation: 5 + 7",
+        "Final answer: 12\nConfidence: high",
+    ],
+)
+def test_answer_and_working_lines_are_not_labelled_values(text: str) -> None:
+    assert labelled_forms_written_out(text) == text

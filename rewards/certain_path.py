@@ -110,11 +110,11 @@ from rewards.set_identities import set_identities_decide
 from rewards.set_words import set_words_decide
 from rewards.thousands_lists import thousands_list_decide
 
-_NUMBER_OF_THINGS_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})\s*\.?\s*$")
+_NUMBER_AND_WORDS = r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})"
 """A number, then one to four plain words (``30 pens``, ``1.50 left``, ``26 bits``)."""
+_NUMBER_OF_THINGS_RE = re.compile(_NUMBER_AND_WORDS + r"\s*\.?\s*$")
 _NUMBER_THEN_CLAUSE_RE = re.compile(
-    r"^\s*(-?\d+(?:\.\d+)?)\s+([A-Za-z]{2,}(?:\s+[A-Za-z]{2,}){0,3})"
-    r"\s+(?:to|that|which|who|you|we|with|from|for|in|on|when|where|if)\s+([^\n]{1,200})$"
+    _NUMBER_AND_WORDS + r"\s+(?:to|that|which|who|you|we|with|from|for|in|on|when|where|if)\s+([^\n]{1,200})$"
 )
 """A number, one to four plain words naming what is counted, then a clause about them (``840
 ways to select a committee of 2 men and 3 women``): the clause may hold other numbers."""
@@ -164,14 +164,16 @@ _YES_NO = {
     "нет": "no",
     "oui": "yes",
 }
-_YES_NO_OPENING_RE = re.compile(r"^\s*[A-Za-z\u0400-\u04ff]+\s*,")
+_WORD_LETTERS = "A-Za-z\u0400-\u04ff"
+"""Latin and Cyrillic letters: the yes/no words are read in both scripts."""
+_YES_NO_OPENING_RE = re.compile(rf"^\s*[{_WORD_LETTERS}]+\s*,")
 """A short reference that opens with a word and a comma ("да, верно.", "Ja, das geht."): read as
 a yes/no answer when that word is one."""
 _YES_NO_LETTERS = {"Y": "yes", "N": "no"}
 """A capital ``Y`` or ``N`` as the whole answer, a dataset's spelling of yes and no (UGMathBench's
 true/false questions), read so only against a yes/no word on the other side; inside a list
 (``(Y, 1)``) it is not a boolean (that grader's own tests say so)."""
-_FIRST_WORD_RE = re.compile(r"^[^A-Za-z\u0400-\u04ff]{0,3}([A-Za-z\u0400-\u04ff]+)")
+_FIRST_WORD_RE = re.compile(rf"^[^{_WORD_LETTERS}]{{0,3}}([{_WORD_LETTERS}]+)")
 """The first word of an answer, in Latin or Cyrillic letters."""
 
 
@@ -214,6 +216,12 @@ def _plain_nouns(words: str) -> bool:
     """Whether the words after a number only name what is counted (``boxes``, ``laps more than
     Quinn``): no word that changes the value, and no function, constant or Greek letter (``5 pi``)."""
     return not _NOT_A_NOUN_RE.search(words) and not any(is_known_name(w.lower()) for w in words.split())
+
+
+def _names_what_is_counted(words: str) -> bool:
+    """Whether the words after a number name what it counts: no scale word (``30 thousand``) and
+    only plain nouns (:func:`_plain_nouns`)."""
+    return not _SCALE_WORD_RE.search(words) and _plain_nouns(words)
 
 
 def _same_two_letters(gold: str, pred: str) -> bool:
@@ -399,7 +407,7 @@ def compare_answers(gold: str, pred: str, text_words: bool = False) -> bool | No
             if same and _plain_nouns(counted.group(2)):
                 return True  # "8" against "8 boxes": the number, of things the words name
     if isinstance(vp, Num) and (counted := _NUMBER_OF_THINGS_RE.match(gold)):
-        if not _SCALE_WORD_RE.search(counted.group(2)) and _plain_nouns(counted.group(2)):
+        if _names_what_is_counted(counted.group(2)):
             if compare_answers(counted.group(1), pred) is True:
                 return True  # "8 boxes" against "8"
     if text_words:
@@ -595,7 +603,7 @@ def _read_answer(text: str) -> tuple[str | None, str]:
         return extract_answer(text), "phrase"
     shown = _SHOW_THAT_RE.match(text)
     if shown:
-        return next(g for g in shown.groups() if g is not None).strip(), "phrase"
+        return shown.group(shown.lastindex or 0).strip(), "phrase"  # the one delimiter that matched
     if (
         _is_sentence(text)
         or _ANSWER_PHRASE_RE.match(text)
@@ -1061,10 +1069,8 @@ def _counted_in_clause(gold: str, counted: re.Match[str]) -> bool:
     """Whether the number that opens a prediction (:data:`_NUMBER_THEN_CLAUSE_RE`) is the
     reference's, the words after it only name what is counted (not ``2 times 420``, ``5 squared``
     nor a scale word), and the clause takes nothing back (``but only 420 are valid``)."""
-    head = counted.group(2)
     return (
-        not _SCALE_WORD_RE.search(head)
-        and _plain_nouns(head)
+        _names_what_is_counted(counted.group(2))
         and not _HEDGED_CLAUSE_RE.search(counted.group(3))
         and compare_answers(*prepare_pair(gold, counted.group(1))) is True
     )

@@ -62,7 +62,7 @@ def listed_numbers_credit(sentence: str, answer: str) -> bool:
     if listed is None:
         return False
     items = split_top(answer.replace("\\{", "").replace("\\}", "").strip().strip("{}()[]"), ",")
-    values = [read_number(item.strip()) for item in items]
+    values = [read_number(item) for item in items]  # split_top strips each item
     if len(values) != len(listed) or any(v is None or v.digits is not None for v in values):
         return False  # a decimal in the response is compared by the numeric rules, not here
     return sorted(v.value for v in values if v is not None) == listed

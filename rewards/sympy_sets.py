@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from rewards.answer_text import closing_parenthesis, split_top
+
 MAX_CHARS = 600
 _MAX_SETS = 20
 
@@ -31,36 +33,6 @@ _BRACKETS = {
     "Interval.Ropen": ("[", ")"),
 }
 _FLAGS = {"True": True, "False": False}
-
-
-def _closing(text: str, start: int) -> int | None:
-    """The index of the bracket that closes the one opened just before ``start``, or None; any
-    opening bracket nests and any closing one unnests (a written-out ``(-\\infty, 2]`` is one)."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i if text[i] == ")" else None
-    return None
-
-
-def _arguments(text: str) -> list[str]:
-    """``text`` split at its top-level commas; any opening bracket nests and any closing one
-    unnests, so a half-open interval written out (``(-oo, 2]``) is one argument."""
-    args, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append(text[start:i].strip())
-            start = i + 1
-    args.append(text[start:].strip())
-    return args
 
 
 def _end(arg: str) -> str:
@@ -96,10 +68,10 @@ def sympy_sets_written_out(text: str) -> str:
         if not calls:
             return s
         m = calls[-1]  # the last call opened holds no other call after its name: innermost first
-        end = _closing(s, m.end())
+        end = closing_parenthesis(s, m.end() - 1)  # every bracket kind nests: "(-\\infty, 2]" is one
         if end is None:
             return text
-        args = _arguments(s[m.end() : end])
+        args = split_top(s[m.end() : end], ",")
         if any(not a for a in args):
             return text
         written = _written(m.group(1), args)
